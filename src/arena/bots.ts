@@ -1,0 +1,112 @@
+import type { Clock, RandomBytes } from '../clock.ts';
+import { InvalidRequestError, NotFoundError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
+import type { BotRecord, Page } from '../store/records.ts';
+import type { ArenaStore, BotQuery } from '../store/store.ts';
+import { type Principal, requireBotOrAdmin } from './principal.ts';
+import { hashToken, newBotToken, newWebhookSecret } from './secrets.ts';
+
+export interface BotServiceDeps {
+  readonly store: ArenaStore;
+  readonly clock: Clock;
+  readonly random: RandomBytes;
+  readonly startingRating: number;
+  readonly allowPrivateBotUrls: boolean;
+}
+
+export interface BotSecrets {
+  readonly token: string;
+  readonly webhookSecret: string | null;
+}
+
+/**
+ * Registering, changing and retiring bots. Callers pass values already parsed at the edge; this
+ * checks what only the arena knows (names taken, who may act, which URLs it may call).
+ */
+export class BotService {
+  constructor(private readonly deps: BotServiceDeps) {}
+
+  async register(input: { name: string; description?: string; url?: string }): Promise<{
+    bot: BotRecord;
+    secrets: BotSecrets;
+  }> {
+    const { store, clock, random } = this.deps;
+    const url = input.url === undefined ? null : this.checkUrl(input.url);
+    const secrets: BotSecrets = {
+      token: newBotToken(random),
+      webhookSecret: url === null ? null : newWebhookSecret(random),
+    };
+    const now = clock.now();
+    const id = newId('bot', now, random);
+    await store.createBot({
+      id,
+      name: input.name,
+      description: input.description ?? null,
+      url,
+      tokenHash: hashToken(secrets.token),
+      webhookSecret: secrets.webhookSecret,
+      createdAt: now,
+      rating: this.deps.startingRating,
+    });
+    return { bot: await this.get(id), secrets };
+  }
+
+  async get(id: string): Promise<BotRecord> {
+    const bot = await this.deps.store.getBot(id);
+    if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
+    return bot;
+  }
+
+  list(query: BotQuery): Promise<Page<BotRecord>> {
+    return this.deps.store.listBots(query);
+  }
+
+  async update(
+    principal: Principal | null,
+    id: string,
+    changes: { name?: string; description?: string | null; url?: string | null },
+  ): Promise<{ bot: BotRecord; webhookSecret: string | null }> {
+    requireBotOrAdmin(principal, [id], 'change this bot');
+    const current = await this.get(id);
+    const url = changes.url === undefined || changes.url === null ? changes.url : this.checkUrl(changes.url);
+    // A pull bot that becomes a push bot needs a signing secret; a pull bot keeps none.
+    let webhookSecret: string | null | undefined;
+    if (url === null) webhookSecret = null;
+    else if (url !== undefined && current.webhookSecret === null)
+      webhookSecret = newWebhookSecret(this.deps.random);
+    const bot = await this.deps.store.updateBot(id, { ...changes, url, webhookSecret });
+    if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
+    return { bot, webhookSecret: webhookSecret ?? null };
+  }
+
+  async retire(principal: Principal | null, id: string): Promise<void> {
+    requireBotOrAdmin(principal, [id], 'retire this bot');
+    await this.get(id);
+    await this.deps.store.retireBot(id);
+  }
+
+  async rotateSecrets(principal: Principal | null, id: string): Promise<BotSecrets> {
+    requireBotOrAdmin(principal, [id], "rotate this bot's token");
+    const bot = await this.get(id);
+    const secrets: BotSecrets = {
+      token: newBotToken(this.deps.random),
+      webhookSecret: bot.url === null ? null : newWebhookSecret(this.deps.random),
+    };
+    await this.deps.store.replaceSecrets(id, hashToken(secrets.token), secrets.webhookSecret);
+    return secrets;
+  }
+
+  /** Refuses URLs that name a private address outright; hostnames are checked again at connect time. */
+  private checkUrl(url: string): string {
+    const literal = ipLiteralHost(new URL(url));
+    if (literal !== null && !this.deps.allowPrivateBotUrls && !isPublicAddress(literal)) {
+      throw new InvalidRequestError(
+        'bots/url-not-allowed',
+        'The bot URL must not point to a private address.',
+        [{ path: 'body.url', message: 'private, loopback or reserved address' }],
+      );
+    }
+    return url;
+  }
+}

@@ -1,0 +1,112 @@
+import type { Clock, RandomBytes } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, type ValidationIssue } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { MatchQueue } from '../queue/match-queue.ts';
+import type { MatchRecord, MatchRules, MoveRecord, Page } from '../store/records.ts';
+import type { ArenaStore, MatchQuery } from '../store/store.ts';
+import { type Principal, requireBotOrAdmin } from './principal.ts';
+
+export interface MatchServiceDeps {
+  readonly store: ArenaStore;
+  readonly queue: MatchQueue;
+  readonly clock: Clock;
+  readonly random: RandomBytes;
+  readonly limits: Config['limits'];
+  readonly onEnqueueFailure?: (matchId: string, error: unknown) => void;
+}
+
+export interface NewMatchInput {
+  readonly black: string;
+  readonly white: string;
+  readonly rules?: Partial<MatchRules>;
+  readonly rated: boolean;
+}
+
+/** The rules a match is played under when the request leaves them out. */
+export function defaultRules(limits: Config['limits']): MatchRules {
+  return {
+    firstPlayer: 'white',
+    captureRule: 'all',
+    scoring: 'discs',
+    timeLimitMs: limits.timeLimitMs.default,
+    overageMs: limits.overageMs.default,
+  };
+}
+
+/** Fills defaults and checks the time options against the server's bounds. */
+export function resolveRules(input: Partial<MatchRules> | undefined, limits: Config['limits']): MatchRules {
+  const rules = { ...defaultRules(limits), ...input };
+  const issues: ValidationIssue[] = [];
+  for (const field of ['timeLimitMs', 'overageMs'] as const) {
+    const { min, max } = limits[field];
+    if (rules[field] < min || rules[field] > max) {
+      issues.push({ path: `body.rules.${field}`, message: `must be between ${min} and ${max}` });
+    }
+  }
+  if (issues.length > 0) {
+    throw new InvalidRequestError(
+      'request/invalid',
+      'The rules options are outside the server bounds.',
+      issues,
+    );
+  }
+  return rules;
+}
+
+/** Creating and reading matches; the workers play them. */
+export class MatchService {
+  constructor(private readonly deps: MatchServiceDeps) {}
+
+  async create(principal: Principal | null, input: NewMatchInput): Promise<MatchRecord> {
+    const who = requireBotOrAdmin(principal, [input.black, input.white], 'create a match between these bots');
+    if (input.black === input.white) {
+      throw new InvalidRequestError('matches/same-bot', 'A bot cannot play itself.', [
+        { path: 'body.white', message: 'must differ from black' },
+      ]);
+    }
+    const rules = resolveRules(input.rules, this.deps.limits);
+    const { store, clock, random } = this.deps;
+    const [black, white] = await store.getBots([input.black, input.white]);
+    for (const [bot, id] of [
+      [black, input.black],
+      [white, input.white],
+    ] as const) {
+      if (!bot) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
+      if (bot.status !== 'active') throw new ConflictError('bots/retired', `The bot ${bot.name} is retired.`);
+    }
+    const now = clock.now();
+    const match: MatchRecord = {
+      id: newId('match', now, random),
+      black: { id: black!.id, name: black!.name },
+      white: { id: white!.id, name: white!.name },
+      rules,
+      rated: input.rated,
+      status: 'queued',
+      createdBy: who.kind === 'admin' ? 'admin' : who.botId,
+      createdAt: now,
+      startedAt: null,
+      finishedAt: null,
+      moveCount: 0,
+      result: null,
+    };
+    await store.createMatch(match);
+    try {
+      await this.deps.queue.enqueue(match.id);
+    } catch (error) {
+      // The match is stored as queued; the workers' reconciler enqueues it once the queue answers.
+      this.deps.onEnqueueFailure?.(match.id, error);
+    }
+    return match;
+  }
+
+  async get(id: string): Promise<{ match: MatchRecord; moves: MoveRecord[] }> {
+    const [match, moves] = await Promise.all([this.deps.store.getMatch(id), this.deps.store.getMoves(id)]);
+    if (match === null) throw new NotFoundError('matches/not-found', `No match has the id ${id}.`);
+    return { match, moves };
+  }
+
+  list(query: MatchQuery): Promise<Page<MatchRecord>> {
+    return this.deps.store.listMatches(query);
+  }
+}

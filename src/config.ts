@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((value) => ['true', '1', 'yes', 'on'].includes(value));
+
+const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const envSchema = z.object({
+  PORT: integer(3000, 0),
+  HOST: z.string().default('0.0.0.0'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Every Redis key and BullMQ queue of the arena lives under this prefix. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+    .default('arena'),
+  /** Start a local redis-server (data under ./data, AOF on) when none answers at REDIS_URL. */
+  REDIS_AUTOSTART: flag.default(true),
+  REDIS_DATA_DIR: z.string().default('./data'),
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  ARENA_ALLOW_PRIVATE_BOT_URLS: flag.default(false),
+  MATCHMAKING_ENABLED: flag.default(false),
+  /** `npm start` runs the worker pool in the same process unless this is off. */
+  WORKERS_IN_PROCESS: flag.default(true),
+  WORKER_CONCURRENCY: integer(8, 1),
+  TIME_LIMIT_MS_MIN: integer(50, 1),
+  TIME_LIMIT_MS_MAX: integer(30_000, 1),
+  TIME_LIMIT_MS_DEFAULT: integer(1000, 1),
+  OVERAGE_MS_MAX: integer(60_000, 0),
+  OVERAGE_MS_DEFAULT: integer(5000, 0),
+  RATE_LIMIT_WINDOW_MS: integer(60_000, 1000),
+  /** Requests a bot token (or the admin token) may make per window. */
+  RATE_LIMIT_PER_TOKEN: integer(600, 1),
+  /** Requests a client address may make per window without a token. */
+  RATE_LIMIT_PER_IP: integer(300, 1),
+  TRUST_PROXY: z.string().default('loopback'),
+  SHUTDOWN_GRACE_MS: integer(10_000, 0),
+  ELO_START: integer(1500, 0),
+  ELO_K_PROVISIONAL: integer(40, 1),
+  ELO_K: integer(20, 1),
+  /** A bot's rating is provisional (and moves with ELO_K_PROVISIONAL) for this many rated games. */
+  ELO_PROVISIONAL_GAMES: integer(30, 0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Validate every response against openapi.yaml (on in tests; costs time in production). */
+  OPENAPI_VALIDATE_RESPONSES: flag.default(false),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly redis: {
+    readonly url: string;
+    readonly prefix: string;
+    readonly autostart: boolean;
+    readonly dataDir: string;
+  };
+  readonly adminToken: string | undefined;
+  readonly allowPrivateBotUrls: boolean;
+  readonly matchmakingEnabled: boolean;
+  readonly workers: { readonly inProcess: boolean; readonly concurrency: number };
+  readonly limits: {
+    readonly timeLimitMs: { readonly min: number; readonly max: number; readonly default: number };
+    readonly overageMs: { readonly min: number; readonly max: number; readonly default: number };
+  };
+  readonly rateLimit: { readonly windowMs: number; readonly perToken: number; readonly perIp: number };
+  readonly rating: {
+    readonly start: number;
+    readonly kProvisional: number;
+    readonly k: number;
+    readonly provisionalGames: number;
+  };
+  readonly trustProxy: string;
+  readonly shutdownGraceMs: number;
+  readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  readonly validateResponses: boolean;
+}
+
+/** A configuration problem found at start-up; the message names every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Parses the arena's configuration from environment variables, once, at start-up. Nothing else in
+ * the code base reads `process.env`.
+ *
+ * @example
+ * const config = loadConfig({ PORT: '8080', ADMIN_TOKEN: 'a-long-admin-secret' });
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const timeLimit = { min: e.TIME_LIMIT_MS_MIN, max: e.TIME_LIMIT_MS_MAX, default: e.TIME_LIMIT_MS_DEFAULT };
+  const overage = { min: 0, max: e.OVERAGE_MS_MAX, default: e.OVERAGE_MS_DEFAULT };
+  if (!(timeLimit.min <= timeLimit.default && timeLimit.default <= timeLimit.max)) {
+    throw new ConfigError(
+      'Invalid configuration: need TIME_LIMIT_MS_MIN <= TIME_LIMIT_MS_DEFAULT <= TIME_LIMIT_MS_MAX',
+    );
+  }
+  if (overage.default > overage.max) {
+    throw new ConfigError('Invalid configuration: need OVERAGE_MS_DEFAULT <= OVERAGE_MS_MAX');
+  }
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    redis: {
+      url: e.REDIS_URL,
+      prefix: e.REDIS_PREFIX,
+      autostart: e.REDIS_AUTOSTART,
+      dataDir: e.REDIS_DATA_DIR,
+    },
+    adminToken: e.ADMIN_TOKEN,
+    allowPrivateBotUrls: e.ARENA_ALLOW_PRIVATE_BOT_URLS,
+    matchmakingEnabled: e.MATCHMAKING_ENABLED,
+    workers: { inProcess: e.WORKERS_IN_PROCESS, concurrency: e.WORKER_CONCURRENCY },
+    limits: { timeLimitMs: timeLimit, overageMs: overage },
+    rateLimit: {
+      windowMs: e.RATE_LIMIT_WINDOW_MS,
+      perToken: e.RATE_LIMIT_PER_TOKEN,
+      perIp: e.RATE_LIMIT_PER_IP,
+    },
+    rating: {
+      start: e.ELO_START,
+      kProvisional: e.ELO_K_PROVISIONAL,
+      k: e.ELO_K,
+      provisionalGames: e.ELO_PROVISIONAL_GAMES,
+    },
+    trustProxy: e.TRUST_PROXY,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    logLevel: e.LOG_LEVEL,
+    validateResponses: e.OPENAPI_VALIDATE_RESPONSES,
+  });
+}

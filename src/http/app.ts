@@ -1,0 +1,99 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { Registry } from 'prom-client';
+import { BotService } from '../arena/bots.ts';
+import { MatchService } from '../arena/matches.ts';
+import type { Clock, RandomBytes } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { MatchQueue } from '../queue/match-queue.ts';
+import type { ArenaStore } from '../store/store.ts';
+import { resolvePrincipal } from './auth.ts';
+import { httpMetrics } from './metrics.ts';
+import { presenter } from './present.ts';
+import { errorHandler, routeNotFound } from './problem.ts';
+import { rateLimiter } from './rate-limit.ts';
+import { botsRouter } from './routes/bots.ts';
+import { gamesRouter } from './routes/games.ts';
+import { leaderboardRouter } from './routes/leaderboard.ts';
+import { matchesRouter } from './routes/matches.ts';
+import { opsRouter } from './routes/ops.ts';
+import { loadSpec } from './spec.ts';
+import { responseValidator } from './validate-responses.ts';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: ArenaStore;
+  readonly queue: MatchQueue;
+  /** The API's Redis connection (fail-fast), shared with the rate limiter. */
+  readonly redis: Redis;
+  readonly clock: Clock;
+  readonly random: RandomBytes;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly isShuttingDown?: () => boolean;
+}
+
+/**
+ * Builds the arena's express app from its dependencies. It does not listen: src/main.ts does, and
+ * tests drive the app directly with supertest.
+ *
+ * @example
+ * const app = createApp({ config, store, queue, redis, clock: systemClock, random: randomBytes, logger, registry });
+ * app.listen(config.port);
+ */
+export function createApp(deps: AppDeps): Express {
+  const { config, store, logger } = deps;
+  const spec = loadSpec();
+  const present = presenter(config.rating);
+  const bots = new BotService({
+    store,
+    clock: deps.clock,
+    random: deps.random,
+    startingRating: config.rating.start,
+    allowPrivateBotUrls: config.allowPrivateBotUrls,
+  });
+  const matches = new MatchService({
+    store,
+    queue: deps.queue,
+    clock: deps.clock,
+    random: deps.random,
+    limits: config.limits,
+    onEnqueueFailure: (matchId, error) =>
+      logger.warn({ err: error, matchId }, 'match stored but not queued yet'),
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(httpMetrics(deps.registry));
+  app.use(pinoHttp({ logger, redact: ['req.headers.authorization', 'req.headers.cookie'] }));
+  app.use(helmet());
+  if (config.validateResponses) app.use(responseValidator(spec));
+  app.use(rateLimiter(deps.redis, config.redis.prefix, config.rateLimit));
+  app.use(express.json({ limit: '16kb', strict: true }));
+  app.use(
+    opsRouter({
+      spec,
+      registry: deps.registry,
+      pingStore: () => store.ping(),
+      isShuttingDown: deps.isShuttingDown ?? (() => false),
+    }),
+  );
+  app.use(resolvePrincipal(store, config.adminToken));
+  app.use('/v1/games', gamesRouter(spec, config.limits));
+  app.use('/v1/bots', botsRouter(bots, present));
+  app.use('/v1/matches', matchesRouter(matches, present));
+  app.use('/v1/leaderboard', leaderboardRouter(store, present));
+  app.use(routeNotFound);
+  app.use(
+    errorHandler({
+      storeAvailable: () => deps.redis.status === 'ready',
+      onUnexpected: (error, req) => logger.error({ err: error, url: req.originalUrl }, 'unexpected error'),
+    }),
+  );
+  return app;
+}

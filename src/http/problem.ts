@@ -1,0 +1,112 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import {
+  type ArenaError,
+  AuthenticationError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionError,
+  RateLimitedError,
+  RuleViolationError,
+  UnavailableError,
+} from '../errors.ts';
+import type { components } from './openapi-types.ts';
+
+type Problem = components['schemas']['Problem'];
+
+const STATUS: ReadonlyArray<[abstract new (...args: never[]) => ArenaError, number, string]> = [
+  [InvalidRequestError, 400, 'Invalid request'],
+  [AuthenticationError, 401, 'Unauthorized'],
+  [PermissionError, 403, 'Forbidden'],
+  [NotFoundError, 404, 'Not found'],
+  [ConflictError, 409, 'Conflict'],
+  [PayloadTooLargeError, 413, 'Payload too large'],
+  [RuleViolationError, 422, 'Illegal action'],
+  [RateLimitedError, 429, 'Too many requests'],
+  [UnavailableError, 503, 'Service unavailable'],
+];
+
+/** Errors body-parser raises for bodies it cannot read, mapped to ours. */
+function fromBodyParser(error: { type?: string; message?: string }): ArenaError | null {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new InvalidRequestError('request/malformed-json', 'The body is not valid JSON.');
+    case 'entity.too.large':
+      return new PayloadTooLargeError('request/too-large', 'The body is larger than the server accepts.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new InvalidRequestError(
+        'request/unsupported-encoding',
+        error.message ?? 'Unsupported encoding.',
+      );
+    default:
+      return null;
+  }
+}
+
+export function sendProblem(req: Request, res: Response, error: ArenaError): void {
+  const [, status, title] = STATUS.find(([type]) => error instanceof type) ?? [
+    undefined,
+    500,
+    'Internal error',
+  ];
+  const body: Problem = {
+    type: `urn:reversi-arena:problem:${error.code}`,
+    title,
+    status,
+    detail: error.message,
+    instance: req.originalUrl.split('?')[0],
+    code: error.code,
+  };
+  if (error instanceof InvalidRequestError && error.issues.length > 0) body.errors = [...error.issues];
+  if (error instanceof RuleViolationError) body.legalMoves = [...error.legalMoves];
+  if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  if (status === 503) res.setHeader('Retry-After', '1');
+  res.status(status).type('application/problem+json').json(body);
+}
+
+export interface ErrorHandlerOptions {
+  /** Whether the store answers; unknown errors while it does not are reported as 503. */
+  readonly storeAvailable: () => boolean;
+  readonly onUnexpected: (error: unknown, req: Request) => void;
+}
+
+/**
+ * The one place errors become HTTP answers (RFC 9457 problem documents). Known errors keep their
+ * code and message; anything else is logged and hidden behind a plain 500.
+ */
+export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const known =
+      error instanceof Error && 'code' in error && STATUS.some(([type]) => error instanceof type)
+        ? (error as ArenaError)
+        : fromBodyParser(error);
+    if (known) return sendProblem(req, res, known);
+    if (!options.storeAvailable()) {
+      return sendProblem(
+        req,
+        res,
+        new UnavailableError('service/unavailable', 'The store does not answer; try again shortly.'),
+      );
+    }
+    options.onUnexpected(error, req);
+    res
+      .status(500)
+      .type('application/problem+json')
+      .json({
+        type: 'urn:reversi-arena:problem:internal',
+        title: 'Internal error',
+        status: 500,
+        detail: 'Something went wrong on our side.',
+        instance: req.originalUrl.split('?')[0],
+        code: 'internal',
+      } satisfies Problem);
+  };
+}
+
+/** Paths and methods the API does not have. */
+export const routeNotFound: RequestHandler = (req, _res, next) => {
+  next(new NotFoundError('request/route-not-found', `There is no ${req.method} ${req.path}.`));
+};

@@ -1,0 +1,68 @@
+import { Router } from 'express';
+import type { BotService } from '../../arena/bots.ts';
+import { principalOf } from '../auth.ts';
+import type { components } from '../openapi-types.ts';
+import { parse } from '../parse.ts';
+import type { Presenter } from '../present.ts';
+import { botIdParams, createBotBody, listBotsQuery, noQuery, updateBotBody } from '../schemas.ts';
+
+type CreatedBot = components['schemas']['CreatedBot'];
+type BotSecrets = components['schemas']['BotSecrets'];
+
+const secretsBody = (secrets: { token: string; webhookSecret: string | null }): BotSecrets =>
+  secrets.webhookSecret === null
+    ? { token: secrets.token }
+    : { token: secrets.token, webhookSecret: secrets.webhookSecret };
+
+/** /v1/bots: register, read, change, retire bots and rotate their secrets. */
+export function botsRouter(bots: BotService, present: Presenter): Router {
+  const router = Router();
+
+  router.get('/', async (req, res) => {
+    const query = parse(listBotsQuery, req.query, 'query');
+    const page = await bots.list({
+      namePrefix: query.q,
+      includeRetired: query.includeRetired,
+      limit: query.limit,
+      cursor: query.cursor,
+    });
+    const viewer = principalOf(res);
+    res.json({ items: page.items.map((bot) => present.bot(bot, viewer)), nextCursor: page.nextCursor });
+  });
+
+  router.post('/', async (req, res) => {
+    parse(noQuery, req.query, 'query');
+    const body = parse(createBotBody, req.body, 'body');
+    const { bot, secrets } = await bots.register(body);
+    const created: CreatedBot = {
+      ...present.bot(bot, { kind: 'bot', botId: bot.id }),
+      ...secretsBody(secrets),
+    };
+    res.status(201).location(`/v1/bots/${bot.id}`).json(created);
+  });
+
+  router.get('/:botId', async (req, res) => {
+    const { botId } = parse(botIdParams, req.params, 'params');
+    res.json(present.bot(await bots.get(botId), principalOf(res)));
+  });
+
+  router.patch('/:botId', async (req, res) => {
+    const { botId } = parse(botIdParams, req.params, 'params');
+    const body = parse(updateBotBody, req.body, 'body');
+    const { bot } = await bots.update(principalOf(res), botId, body);
+    res.json(present.bot(bot, principalOf(res)));
+  });
+
+  router.delete('/:botId', async (req, res) => {
+    const { botId } = parse(botIdParams, req.params, 'params');
+    await bots.retire(principalOf(res), botId);
+    res.status(204).end();
+  });
+
+  router.post('/:botId/token', async (req, res) => {
+    const { botId } = parse(botIdParams, req.params, 'params');
+    res.json(secretsBody(await bots.rotateSecrets(principalOf(res), botId)));
+  });
+
+  return router;
+}

@@ -1,0 +1,32 @@
+import { Router } from 'express';
+import { defaultRules } from '../../arena/matches.ts';
+import type { Config } from '../../config.ts';
+import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game-description.ts';
+import type { components } from '../openapi-types.ts';
+import { type OpenApiSpec, standaloneSchema } from '../spec.ts';
+
+type GameDescription = components['schemas']['GameDescription'];
+
+/** /v1/games/reversi: the game, its rules and the bot protocol, as data. */
+export function gamesRouter(spec: OpenApiSpec, limits: Config['limits']): Router {
+  const stateExample = (
+    spec.document.components.schemas.BotState as { example: GameDescription['example']['state'] }
+  ).example;
+  const description: GameDescription = {
+    id: 'reversi',
+    name: 'Reversi',
+    overview: GAME_OVERVIEW,
+    rules: [...GAME_RULES],
+    notation: { ...GAME_NOTATION },
+    defaultRules: defaultRules(limits),
+    limits: { timeLimitMs: { ...limits.timeLimitMs }, overageMs: { ...limits.overageMs } },
+    stateSchema: standaloneSchema(spec, 'BotState'),
+    actionSchema: standaloneSchema(spec, 'BotAction'),
+    example: { state: stateExample, action: { action: stateExample.legalMoves[0] ?? 'e3' } },
+  };
+  const router = Router();
+  router.get('/reversi', (_req, res) => {
+    res.json(description);
+  });
+  return router;
+}

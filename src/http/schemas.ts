@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { components, operations } from './openapi-types.ts';
+
+/**
+ * Request schemas, parsed once at the edge. Each is tied to the type openapi-typescript generates
+ * from openapi.yaml: `tsc` fails when a schema and the spec drift apart.
+ */
+type Schemas = components['schemas'];
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+
+/** True only when A and B are the same type. */
+type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Compile-time check; `tsc` reports the schema whose type is not `true`. */
+function tied<_Check extends true>(): void {}
+
+const botIdSchema = z.string().regex(/^bot_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a bot id (bot_…)');
+const matchIdSchema = z.string().regex(/^match_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a match id (match_…)');
+const botName = z
+  .string()
+  .min(3)
+  .max(32)
+  .regex(/^[A-Za-z0-9_-]{3,32}$/, 'must be 3 to 32 of A-Z a-z 0-9 _ -');
+const botUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+  .max(2048)
+  .refine((url) => {
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  }, 'must not carry credentials');
+const color = z.enum(['black', 'white']);
+const limit = z.coerce.number().int().min(1).max(100).default(20);
+const cursor = z.string().max(200).optional();
+const booleanQuery = z
+  .enum(['true', 'false'])
+  .transform((value) => value === 'true')
+  .default(false);
+
+export const botIdParams = z.strictObject({ botId: botIdSchema });
+export const matchIdParams = z.strictObject({ matchId: matchIdSchema });
+
+export const createBotBody = z.strictObject({
+  name: botName,
+  description: z.string().max(500).optional(),
+  url: botUrl.optional(),
+});
+tied<Exact<z.input<typeof createBotBody>, Schemas['CreateBotRequest']>>();
+
+export const updateBotBody = z
+  .strictObject({
+    name: botName.optional(),
+    description: z.string().max(500).nullable().optional(),
+    url: botUrl.nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'name at least one field to change');
+tied<Exact<z.input<typeof updateBotBody>, Schemas['UpdateBotRequest']>>();
+
+export const rulesInput = z.strictObject({
+  firstPlayer: color.optional(),
+  captureRule: z.enum(['all', 'single-direction']).optional(),
+  scoring: z.enum(['discs', 'empties-to-winner']).optional(),
+  timeLimitMs: z.number().int().min(1).optional(),
+  overageMs: z.number().int().min(0).optional(),
+});
+tied<Exact<z.input<typeof rulesInput>, Schemas['RulesOptionsInput']>>();
+
+export const createMatchBody = z.strictObject({
+  black: botIdSchema,
+  white: botIdSchema,
+  rules: rulesInput.optional(),
+  rated: z.boolean().default(true),
+});
+tied<Exact<z.input<typeof createMatchBody>, Schemas['CreateMatchRequest']>>();
+
+export const listBotsQuery = z.strictObject({
+  q: z
+    .string()
+    .max(32)
+    .regex(/^[A-Za-z0-9_-]*$/, 'must be a name prefix')
+    .optional(),
+  includeRetired: booleanQuery,
+  limit,
+  cursor,
+});
+tied<Exact<Partial<z.output<typeof listBotsQuery>>, Query<'listBots'>>>();
+
+export const listMatchesQuery = z.strictObject({
+  bot: botIdSchema.optional(),
+  status: z.enum(['queued', 'running', 'finished', 'aborted']).optional(),
+  limit,
+  cursor,
+});
+tied<Exact<Partial<z.output<typeof listMatchesQuery>>, Query<'listMatches'>>>();
+
+export const leaderboardQuery = z.strictObject({
+  limit,
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+});
+tied<Exact<Partial<z.output<typeof leaderboardQuery>>, Query<'getLeaderboard'>>>();
+
+export const noQuery = z.strictObject({});

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+
+/** openapi.yaml, the HTTP contract, read once. */
+export const SPEC_PATH = new URL('../../openapi.yaml', import.meta.url);
+
+export interface OpenApiSpec {
+  readonly text: string;
+  readonly document: Record<string, unknown> & {
+    paths: Record<string, Record<string, unknown>>;
+    components: { schemas: Record<string, unknown> };
+  };
+}
+
+let cached: OpenApiSpec | undefined;
+
+export function loadSpec(): OpenApiSpec {
+  if (!cached) {
+    const text = readFileSync(SPEC_PATH, 'utf8');
+    cached = { text, document: parseYaml(text) };
+  }
+  return cached;
+}
+
+/**
+ * A schema of components/schemas with every `$ref` inlined, as a self-contained JSON Schema
+ * (the game description hands these to bot authors). The spec's schemas have no cycles.
+ */
+export function standaloneSchema(spec: OpenApiSpec, name: string): Record<string, unknown> {
+  const schemas = spec.document.components.schemas;
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (node === null || typeof node !== 'object') return node;
+    const { $ref, ...rest } = node as Record<string, unknown>;
+    const entries = Object.entries(rest).map(([key, value]) => [key, inline(value)]);
+    if (typeof $ref !== 'string') return Object.fromEntries(entries);
+    const target = inline(schemas[$ref.replace('#/components/schemas/', '')]) as Record<string, unknown>;
+    return { ...target, ...Object.fromEntries(entries) };
+  };
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...(inline(schemas[name]) as object) };
+}

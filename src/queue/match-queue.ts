@@ -1,0 +1,49 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/** Where new matches go to be played. */
+export interface MatchQueue {
+  /** Queues a match; queuing the same match twice queues it once (the job id is the match id). */
+  enqueue(matchId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MATCH_QUEUE_NAME = 'matches';
+
+/** The BullMQ prefix: the arena's own keys and the queue's never collide. */
+export function bullPrefix(prefix: string): string {
+  return `${prefix}:bull`;
+}
+
+export interface MatchJobData {
+  readonly matchId: string;
+}
+
+/**
+ * The BullMQ queue of matches. Jobs carry the match id only; the match record in the store is the
+ * history, so finished jobs are trimmed.
+ */
+export class BullMatchQueue implements MatchQueue {
+  readonly queue: Queue<MatchJobData>;
+
+  constructor(connection: Redis, prefix: string) {
+    this.queue = new Queue<MatchJobData>(MATCH_QUEUE_NAME, {
+      connection,
+      prefix: bullPrefix(prefix),
+      defaultJobOptions: {
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { count: 1000 },
+        removeOnFail: { count: 5000 },
+      },
+    });
+  }
+
+  async enqueue(matchId: string): Promise<void> {
+    await this.queue.add('play', { matchId }, { jobId: matchId });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,99 @@
+import type { BotRecord, MatchRecord, NewBot } from './records.ts';
+
+/** Converts store records to and from the flat string fields of Redis hashes. */
+
+const optionalNumber = (value: string | undefined): number | null =>
+  value === undefined || value === '' ? null : Number(value);
+
+export function newBotFields(bot: NewBot): string[] {
+  const fields: Record<string, string> = {
+    id: bot.id,
+    name: bot.name,
+    status: 'active',
+    tokenHash: bot.tokenHash,
+    createdAt: String(bot.createdAt),
+    rating: String(bot.rating),
+    ratedGames: '0',
+    games: '0',
+    wins: '0',
+    losses: '0',
+    draws: '0',
+  };
+  if (bot.description !== null) fields.description = bot.description;
+  if (bot.url !== null) fields.url = bot.url;
+  if (bot.webhookSecret !== null) fields.webhookSecret = bot.webhookSecret;
+  return Object.entries(fields).flat();
+}
+
+export function decodeBot(hash: Record<string, string>): BotRecord | null {
+  if (hash.id === undefined || hash.name === undefined) return null;
+  return {
+    id: hash.id,
+    name: hash.name,
+    description: hash.description ?? null,
+    url: hash.url ?? null,
+    status: hash.status === 'retired' ? 'retired' : 'active',
+    webhookSecret: hash.webhookSecret ?? null,
+    createdAt: Number(hash.createdAt),
+    rating: Number(hash.rating),
+    ratedGames: Number(hash.ratedGames ?? 0),
+    games: Number(hash.games ?? 0),
+    wins: Number(hash.wins ?? 0),
+    losses: Number(hash.losses ?? 0),
+    draws: Number(hash.draws ?? 0),
+    lastPlayedAt: optionalNumber(hash.lastPlayedAt),
+  };
+}
+
+export function matchFields(match: MatchRecord): Record<string, string> {
+  const fields: Record<string, string> = {
+    id: match.id,
+    black: JSON.stringify(match.black),
+    white: JSON.stringify(match.white),
+    rules: JSON.stringify(match.rules),
+    rated: match.rated ? '1' : '0',
+    status: match.status,
+    createdBy: match.createdBy,
+    createdAt: String(match.createdAt),
+    moveCount: String(match.moveCount),
+  };
+  if (match.startedAt !== null) fields.startedAt = String(match.startedAt);
+  if (match.finishedAt !== null) fields.finishedAt = String(match.finishedAt);
+  if (match.result !== null) fields.result = JSON.stringify(match.result);
+  return fields;
+}
+
+export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
+  if (
+    hash.id === undefined ||
+    hash.black === undefined ||
+    hash.white === undefined ||
+    hash.rules === undefined
+  ) {
+    return null;
+  }
+  return {
+    id: hash.id,
+    black: JSON.parse(hash.black),
+    white: JSON.parse(hash.white),
+    rules: JSON.parse(hash.rules),
+    rated: hash.rated === '1',
+    status: (hash.status ?? 'queued') as MatchRecord['status'],
+    createdBy: hash.createdBy ?? 'admin',
+    createdAt: Number(hash.createdAt),
+    startedAt: optionalNumber(hash.startedAt),
+    finishedAt: optionalNumber(hash.finishedAt),
+    moveCount: Number(hash.moveCount ?? 0),
+    result: hash.result ? JSON.parse(hash.result) : null,
+  };
+}
+
+/** Cursors are opaque to clients: the last member of the page, base64url-encoded. */
+export function encodeCursor(member: string): string {
+  return Buffer.from(member, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string | null {
+  const member = Buffer.from(cursor, 'base64url').toString('utf8');
+  return member.length > 0 && encodeCursor(member) === cursor ? member : null;
+}

@@ -1,0 +1,34 @@
+import type { MatchStatus } from './records.ts';
+
+/**
+ * Every key the store uses, under one prefix (`arena` by default, `test-<uuid>` in tests).
+ * Lua scripts that must find a key from data they read (a bot's old name, its token hash) receive
+ * the prefix and build the same names: keep the two in step (see scripts.ts).
+ */
+export function storeKeys(prefix: string) {
+  const p = `${prefix}:`;
+  return {
+    prefix: p,
+    bot: (id: string) => `${p}bot:${id}`,
+    botName: (name: string) => `${p}bot-name:${name.toLowerCase()}`,
+    token: (tokenHash: string) => `${p}token:${tokenHash}`,
+    /** Sorted set, all scores 0, members `<lowercase name> <id>`: name order and prefix search. */
+    botsByName: `${p}bots:by-name`,
+    activeBotsByName: `${p}bots:active-by-name`,
+    /** Sorted set of active bots scored by minus their rating: ZRANGE gives best first, ties by id. */
+    leaderboard: `${p}leaderboard`,
+    match: (id: string) => `${p}match:${id}`,
+    moves: (id: string) => `${p}match:${id}:moves`,
+    /** Sorted sets of match ids, all scores 0; ids are ULIDs, so lexical order is creation order. */
+    matches: (status?: MatchStatus) => (status ? `${p}matches:${status}` : `${p}matches:all`),
+    botMatches: (botId: string, status?: MatchStatus) =>
+      status ? `${p}bot:${botId}:matches:${status}` : `${p}bot:${botId}:matches:all`,
+  };
+}
+
+export type StoreKeys = ReturnType<typeof storeKeys>;
+
+/** The member a bot has in the by-name sets. */
+export function nameMember(name: string, id: string): string {
+  return `${name.toLowerCase()} ${id}`;
+}

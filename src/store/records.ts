@@ -1,0 +1,111 @@
+/**
+ * What the store keeps. These are storage shapes, not wire shapes: src/http maps them to the
+ * documents of openapi.yaml. Times are epoch milliseconds.
+ */
+export type Color = 'black' | 'white';
+export type BotStatus = 'active' | 'retired';
+export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
+export type ResultReason =
+  | 'completed'
+  | 'timeout'
+  | 'bot-error'
+  | 'invalid-response'
+  | 'illegal-move'
+  | 'aborted';
+
+export interface BotRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  /** A push bot's endpoint; `null` for a pull bot. */
+  readonly url: string | null;
+  readonly status: BotStatus;
+  /** Standard Webhooks secret (`whsec_…`) the arena signs push calls with; `null` for pull bots. */
+  readonly webhookSecret: string | null;
+  readonly createdAt: number;
+  readonly rating: number;
+  readonly ratedGames: number;
+  readonly games: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly draws: number;
+  readonly lastPlayedAt: number | null;
+}
+
+export interface NewBot {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly url: string | null;
+  readonly tokenHash: string;
+  readonly webhookSecret: string | null;
+  readonly createdAt: number;
+  readonly rating: number;
+}
+
+export interface BotChanges {
+  readonly name?: string;
+  readonly description?: string | null;
+  readonly url?: string | null;
+  /** Set when the bot becomes a push bot; cleared when it becomes a pull bot. */
+  readonly webhookSecret?: string | null;
+}
+
+export interface MatchRules {
+  readonly firstPlayer: Color;
+  readonly captureRule: 'all' | 'single-direction';
+  readonly scoring: 'discs' | 'empties-to-winner';
+  readonly timeLimitMs: number;
+  readonly overageMs: number;
+}
+
+export interface PlayerRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface Fault {
+  readonly player: Color;
+  readonly message: string;
+  readonly status?: number;
+  readonly latencyMs?: number;
+  readonly body?: string;
+}
+
+export interface MatchResult {
+  readonly winner: Color | null;
+  readonly discs: { readonly black: number; readonly white: number };
+  readonly reason: ResultReason;
+  readonly fault?: Fault;
+}
+
+export interface MatchRecord {
+  readonly id: string;
+  readonly black: PlayerRef;
+  readonly white: PlayerRef;
+  readonly rules: MatchRules;
+  readonly rated: boolean;
+  readonly status: MatchStatus;
+  /** `admin` or the id of the bot that created the match. */
+  readonly createdBy: string;
+  readonly createdAt: number;
+  readonly startedAt: number | null;
+  readonly finishedAt: number | null;
+  readonly moveCount: number;
+  readonly result: MatchResult | null;
+}
+
+export interface MoveRecord {
+  readonly ply: number;
+  readonly player: Color;
+  /** A square such as `d3`, or `pass`. */
+  readonly square: string;
+  readonly direction?: string;
+  readonly flips: readonly string[];
+  readonly latencyMs: number;
+}
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor: string | null;
+}

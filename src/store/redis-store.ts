@@ -1,0 +1,203 @@
+import type { Redis } from 'ioredis';
+import { ConflictError, InvalidRequestError } from '../errors.ts';
+import { decodeBot, decodeCursor, decodeMatch, encodeCursor, matchFields, newBotFields } from './codec.ts';
+import { nameMember, type StoreKeys, storeKeys } from './keys.ts';
+import type { BotChanges, BotRecord, MatchRecord, MoveRecord, NewBot, Page } from './records.ts';
+import { CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, UPDATE_BOT } from './scripts.ts';
+import type { ArenaStore, BotQuery, LeaderboardRow, MatchQuery } from './store.ts';
+
+type Script = (...args: (string | number)[]) => Promise<number>;
+
+function script(redis: Redis, lua: string, numberOfKeys: number): Script {
+  // EVALSHA with a fallback to EVAL, as ioredis' defineCommand does, without mutating the client.
+  const name = `arena_${Buffer.from(lua).toString('base64url').slice(0, 12)}_${lua.length}`;
+  if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys });
+  const command = (redis as unknown as Record<string, Script>)[name]!;
+  return (...args) => command.apply(redis, args);
+}
+
+function invalidCursor(): never {
+  throw new InvalidRequestError('request/invalid-cursor', 'The cursor is not one this server issued.', [
+    { path: 'query.cursor', message: 'unknown cursor' },
+  ]);
+}
+
+/**
+ * The arena's store on Redis. Keys live under `prefix` (see keys.ts); multi-key writes are Lua
+ * scripts or MULTI transactions.
+ *
+ * @example
+ * const store = new RedisStore(redis, 'arena');
+ * await store.getBot('bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH');
+ */
+export class RedisStore implements ArenaStore {
+  readonly keys: StoreKeys;
+  private readonly scripts;
+
+  constructor(
+    readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = storeKeys(prefix);
+    this.scripts = {
+      createBot: script(redis, CREATE_BOT, 6),
+      updateBot: script(redis, UPDATE_BOT, 3),
+      replaceSecrets: script(redis, REPLACE_SECRETS, 1),
+      retireBot: script(redis, RETIRE_BOT, 3),
+    };
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async createBot(bot: NewBot): Promise<void> {
+    const k = this.keys;
+    const created = await this.scripts.createBot(
+      k.bot(bot.id),
+      k.botName(bot.name),
+      k.token(bot.tokenHash),
+      k.botsByName,
+      k.activeBotsByName,
+      k.leaderboard,
+      bot.id,
+      nameMember(bot.name, bot.id),
+      -bot.rating,
+      ...newBotFields(bot),
+    );
+    if (created !== 1) throw new ConflictError('bots/name-taken', `The name ${bot.name} is taken.`);
+  }
+
+  async getBot(id: string): Promise<BotRecord | null> {
+    return decodeBot(await this.redis.hgetall(this.keys.bot(id)));
+  }
+
+  async getBots(ids: readonly string[]): Promise<(BotRecord | null)[]> {
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.keys.bot(id));
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([error, hash]) => {
+      if (error) throw error;
+      return decodeBot(hash as Record<string, string>);
+    });
+  }
+
+  async findBotIdByTokenHash(tokenHash: string): Promise<string | null> {
+    return this.redis.get(this.keys.token(tokenHash));
+  }
+
+  async updateBot(id: string, changes: BotChanges): Promise<BotRecord | null> {
+    const fields: string[] = [];
+    const set = (field: string, value: string | null | undefined) => {
+      if (value !== undefined) fields.push(field, value ?? '\0');
+    };
+    set('description', changes.description);
+    set('url', changes.url);
+    set('webhookSecret', changes.webhookSecret);
+    const k = this.keys;
+    const outcome = await this.scripts.updateBot(
+      k.bot(id),
+      k.botsByName,
+      k.activeBotsByName,
+      k.prefix,
+      id,
+      changes.name ?? '',
+      ...fields,
+    );
+    if (outcome === 0) return null;
+    if (outcome === -1) throw new ConflictError('bots/name-taken', `The name ${changes.name} is taken.`);
+    return this.getBot(id);
+  }
+
+  async replaceSecrets(id: string, tokenHash: string, webhookSecret: string | null): Promise<void> {
+    await this.scripts.replaceSecrets(
+      this.keys.bot(id),
+      this.keys.prefix,
+      id,
+      tokenHash,
+      webhookSecret ?? '',
+    );
+  }
+
+  async retireBot(id: string): Promise<void> {
+    const k = this.keys;
+    await this.scripts.retireBot(k.bot(id), k.activeBotsByName, k.leaderboard, k.prefix, id);
+  }
+
+  async listBots(query: BotQuery): Promise<Page<BotRecord>> {
+    const key = query.includeRetired ? this.keys.botsByName : this.keys.activeBotsByName;
+    const prefix = (query.namePrefix ?? '').toLowerCase();
+    let min = `[${prefix}`;
+    if (query.cursor !== undefined) {
+      const after = decodeCursor(query.cursor) ?? invalidCursor();
+      if (after > min.slice(1)) min = `(${after}`;
+    }
+    // '\xff' sorts after every character a name may hold.
+    const members = await this.redis.zrangebylex(key, min, `[${prefix}\xff`, 'LIMIT', 0, query.limit + 1);
+    const page = members.slice(0, query.limit);
+    const bots = await this.getBots(page.map((member) => member.slice(member.indexOf(' ') + 1)));
+    const last = page.at(-1);
+    return {
+      items: bots.filter((bot): bot is BotRecord => bot !== null),
+      nextCursor: members.length > query.limit && last !== undefined ? encodeCursor(last) : null,
+    };
+  }
+
+  async createMatch(match: MatchRecord): Promise<void> {
+    const k = this.keys;
+    const tx = this.redis.multi().hset(k.match(match.id), matchFields(match));
+    for (const key of [
+      k.matches(),
+      k.matches(match.status),
+      k.botMatches(match.black.id),
+      k.botMatches(match.black.id, match.status),
+      k.botMatches(match.white.id),
+      k.botMatches(match.white.id, match.status),
+    ]) {
+      tx.zadd(key, 0, match.id);
+    }
+    await tx.exec();
+  }
+
+  async getMatch(id: string): Promise<MatchRecord | null> {
+    return decodeMatch(await this.redis.hgetall(this.keys.match(id)));
+  }
+
+  async getMoves(id: string): Promise<MoveRecord[]> {
+    const moves = await this.redis.lrange(this.keys.moves(id), 0, -1);
+    return moves.map((move) => JSON.parse(move) as MoveRecord);
+  }
+
+  async listMatches(query: MatchQuery): Promise<Page<MatchRecord>> {
+    const k = this.keys;
+    const key = query.botId ? k.botMatches(query.botId, query.status) : k.matches(query.status);
+    const max = query.cursor === undefined ? '+' : `(${decodeCursor(query.cursor) ?? invalidCursor()}`;
+    const ids = await this.redis.zrevrangebylex(key, max, '-', 'LIMIT', 0, query.limit + 1);
+    const page = ids.slice(0, query.limit);
+    const pipeline = this.redis.pipeline();
+    for (const id of page) pipeline.hgetall(k.match(id));
+    const hashes = (await pipeline.exec()) ?? [];
+    const items = hashes
+      .map(([error, hash]) => {
+        if (error) throw error;
+        return decodeMatch(hash as Record<string, string>);
+      })
+      .filter((match): match is MatchRecord => match !== null);
+    const last = page.at(-1);
+    return { items, nextCursor: ids.length > query.limit && last !== undefined ? encodeCursor(last) : null };
+  }
+
+  async leaderboard(offset: number, limit: number): Promise<{ rows: LeaderboardRow[]; total: number }> {
+    const [ids, total] = await Promise.all([
+      this.redis.zrange(this.keys.leaderboard, offset, offset + limit - 1),
+      this.redis.zcard(this.keys.leaderboard),
+    ]);
+    const bots = await this.getBots(ids);
+    const rows: LeaderboardRow[] = [];
+    bots.forEach((bot, i) => {
+      if (bot) rows.push({ rank: offset + i + 1, bot });
+    });
+    return { rows, total };
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Lua scripts for the store's multi-key writes. Each runs atomically inside Redis, so no update is
+ * ever a read-modify-write from Node. Keys built inside a script follow src/store/keys.ts.
+ */
+
+/** KEYS: bot, botName, token, botsByName, activeBotsByName, leaderboard. ARGV: id, nameMember, -rating, field, value, … */
+export const CREATE_BOT = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('ZADD', KEYS[4], 0, ARGV[2])
+redis.call('ZADD', KEYS[5], 0, ARGV[2])
+redis.call('ZADD', KEYS[6], ARGV[3], ARGV[1])
+return 1
+`;
+
+/**
+ * KEYS: bot, botsByName, activeBotsByName. ARGV: prefix, id, newName ('' to keep), then field/value
+ * pairs ('\0' as a value deletes the field).
+ * Returns 0 when the bot is missing, -1 when the new name is taken, 1 when done.
+ */
+export const UPDATE_BOT = `
+local name = redis.call('HGET', KEYS[1], 'name')
+if not name then return 0 end
+local id = ARGV[2]
+local newName = ARGV[3]
+if newName ~= '' and string.lower(newName) ~= string.lower(name) then
+  local newKey = ARGV[1] .. 'bot-name:' .. string.lower(newName)
+  if redis.call('EXISTS', newKey) == 1 then return -1 end
+  redis.call('DEL', ARGV[1] .. 'bot-name:' .. string.lower(name))
+  redis.call('SET', newKey, id)
+end
+if newName ~= '' then
+  local old = string.lower(name) .. ' ' .. id
+  local new = string.lower(newName) .. ' ' .. id
+  redis.call('ZREM', KEYS[2], old)
+  redis.call('ZADD', KEYS[2], 0, new)
+  if redis.call('ZREM', KEYS[3], old) == 1 then redis.call('ZADD', KEYS[3], 0, new) end
+  redis.call('HSET', KEYS[1], 'name', newName)
+end
+for i = 4, #ARGV, 2 do
+  if ARGV[i + 1] == '\\0' then redis.call('HDEL', KEYS[1], ARGV[i])
+  else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
+return 1
+`;
+
+/** KEYS: bot. ARGV: prefix, id, newTokenHash, webhookSecret ('' for none). */
+export const REPLACE_SECRETS = `
+local old = redis.call('HGET', KEYS[1], 'tokenHash')
+if not old then return 0 end
+redis.call('DEL', ARGV[1] .. 'token:' .. old)
+redis.call('SET', ARGV[1] .. 'token:' .. ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[1], 'tokenHash', ARGV[3])
+if ARGV[4] == '' then redis.call('HDEL', KEYS[1], 'webhookSecret')
+else redis.call('HSET', KEYS[1], 'webhookSecret', ARGV[4]) end
+return 1
+`;
+
+/** KEYS: bot, activeBotsByName, leaderboard. ARGV: prefix, id. */
+export const RETIRE_BOT = `
+local fields = redis.call('HMGET', KEYS[1], 'name', 'tokenHash')
+if not fields[1] then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'retired')
+redis.call('ZREM', KEYS[2], string.lower(fields[1]) .. ' ' .. ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[2])
+if fields[2] then redis.call('DEL', ARGV[1] .. 'token:' .. fields[2]) end
+return 1
+`;

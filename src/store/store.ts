@@ -1,0 +1,50 @@
+import type { BotChanges, BotRecord, MatchRecord, MatchStatus, MoveRecord, NewBot, Page } from './records.ts';
+
+export interface BotQuery {
+  /** Case-insensitive name prefix. */
+  readonly namePrefix?: string;
+  readonly includeRetired: boolean;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+export interface MatchQuery {
+  readonly botId?: string;
+  readonly status?: MatchStatus;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+export interface LeaderboardRow {
+  readonly rank: number;
+  readonly bot: BotRecord;
+}
+
+/**
+ * The arena's storage, shared by the HTTP layer and the workers. Every method that touches several
+ * keys is atomic. Methods reject with `ConflictError` for a taken name and with the store's own
+ * errors when Redis does not answer.
+ */
+export interface ArenaStore {
+  /** Stores a new bot; rejects with `ConflictError('bots/name-taken')` when the name is taken. */
+  createBot(bot: NewBot): Promise<void>;
+  getBot(id: string): Promise<BotRecord | null>;
+  getBots(ids: readonly string[]): Promise<(BotRecord | null)[]>;
+  /** The id of the active bot whose token has this hash, if any. */
+  findBotIdByTokenHash(tokenHash: string): Promise<string | null>;
+  /** Applies changes atomically; `null` when there is no such bot. */
+  updateBot(id: string, changes: BotChanges): Promise<BotRecord | null>;
+  /** Replaces the token (the old one stops working at once) and the webhook secret. */
+  replaceSecrets(id: string, tokenHash: string, webhookSecret: string | null): Promise<void>;
+  /** Retires the bot: off the leaderboard and the active list, token revoked. Idempotent. */
+  retireBot(id: string): Promise<void>;
+  listBots(query: BotQuery): Promise<Page<BotRecord>>;
+
+  createMatch(match: MatchRecord): Promise<void>;
+  getMatch(id: string): Promise<MatchRecord | null>;
+  getMoves(id: string): Promise<MoveRecord[]>;
+  listMatches(query: MatchQuery): Promise<Page<MatchRecord>>;
+
+  leaderboard(offset: number, limit: number): Promise<{ rows: LeaderboardRow[]; total: number }>;
+  ping(): Promise<void>;
+}

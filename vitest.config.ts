@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Two cores: two forks at most. Integration tests talk to a real Redis and real loopback bots,
+// each file under its own key prefix, so files may run in parallel.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
