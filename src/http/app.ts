@@ -84,10 +84,10 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(resolvePrincipal(store, config.adminToken));
-  app.use('/v1/games', gamesRouter(spec, config.limits));
-  app.use('/v1/bots', botsRouter(bots, present));
-  app.use('/v1/matches', matchesRouter(matches, present));
-  app.use('/v1/leaderboard', leaderboardRouter(store, present));
+  app.use(gamesRouter(spec, config.limits));
+  app.use(botsRouter(bots, present));
+  app.use(matchesRouter(matches, present));
+  app.use(leaderboardRouter(store, present));
   app.use(routeNotFound);
   app.use(
     errorHandler({

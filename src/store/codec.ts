@@ -93,7 +93,13 @@ export function encodeCursor(member: string): string {
   return Buffer.from(member, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string): string | null {
+/** The member a cursor names, or null when it is not a cursor of the expected shape. */
+export function decodeCursor(cursor: string, shape: RegExp): string | null {
   const member = Buffer.from(cursor, 'base64url').toString('utf8');
-  return member.length > 0 && encodeCursor(member) === cursor ? member : null;
+  return shape.test(member) && encodeCursor(member) === cursor ? member : null;
 }
+
+export const CURSOR_SHAPE = {
+  botName: /^[a-z0-9_-]{3,32} bot_[0-9A-HJKMNP-TV-Z]{26}$/,
+  matchId: /^match_[0-9A-HJKMNP-TV-Z]{26}$/,
+} as const;

@@ -1,6 +1,14 @@
 import type { Redis } from 'ioredis';
 import { ConflictError, InvalidRequestError } from '../errors.ts';
-import { decodeBot, decodeCursor, decodeMatch, encodeCursor, matchFields, newBotFields } from './codec.ts';
+import {
+  CURSOR_SHAPE,
+  decodeBot,
+  decodeCursor,
+  decodeMatch,
+  encodeCursor,
+  matchFields,
+  newBotFields,
+} from './codec.ts';
 import { nameMember, type StoreKeys, storeKeys } from './keys.ts';
 import type { BotChanges, BotRecord, MatchRecord, MoveRecord, NewBot, Page } from './records.ts';
 import { CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, UPDATE_BOT } from './scripts.ts';
@@ -130,7 +138,7 @@ export class RedisStore implements ArenaStore {
     const prefix = (query.namePrefix ?? '').toLowerCase();
     let min = `[${prefix}`;
     if (query.cursor !== undefined) {
-      const after = decodeCursor(query.cursor) ?? invalidCursor();
+      const after = decodeCursor(query.cursor, CURSOR_SHAPE.botName) ?? invalidCursor();
       if (after > min.slice(1)) min = `(${after}`;
     }
     // '\xff' sorts after every character a name may hold.
@@ -172,7 +180,10 @@ export class RedisStore implements ArenaStore {
   async listMatches(query: MatchQuery): Promise<Page<MatchRecord>> {
     const k = this.keys;
     const key = query.botId ? k.botMatches(query.botId, query.status) : k.matches(query.status);
-    const max = query.cursor === undefined ? '+' : `(${decodeCursor(query.cursor) ?? invalidCursor()}`;
+    const max =
+      query.cursor === undefined
+        ? '+'
+        : `(${decodeCursor(query.cursor, CURSOR_SHAPE.matchId) ?? invalidCursor()}`;
     const ids = await this.redis.zrevrangebylex(key, max, '-', 'LIMIT', 0, query.limit + 1);
     const page = ids.slice(0, query.limit);
     const pipeline = this.redis.pipeline();

@@ -18,7 +18,7 @@ const secretsBody = (secrets: { token: string; webhookSecret: string | null }): 
 export function botsRouter(bots: BotService, present: Presenter): Router {
   const router = Router();
 
-  router.get('/', async (req, res) => {
+  router.get('/v1/bots', async (req, res) => {
     const query = parse(listBotsQuery, req.query, 'query');
     const page = await bots.list({
       namePrefix: query.q,
@@ -30,7 +30,7 @@ export function botsRouter(bots: BotService, present: Presenter): Router {
     res.json({ items: page.items.map((bot) => present.bot(bot, viewer)), nextCursor: page.nextCursor });
   });
 
-  router.post('/', async (req, res) => {
+  router.post('/v1/bots', async (req, res) => {
     parse(noQuery, req.query, 'query');
     const body = parse(createBotBody, req.body, 'body');
     const { bot, secrets } = await bots.register(body);
@@ -41,25 +41,25 @@ export function botsRouter(bots: BotService, present: Presenter): Router {
     res.status(201).location(`/v1/bots/${bot.id}`).json(created);
   });
 
-  router.get('/:botId', async (req, res) => {
+  router.get('/v1/bots/:botId', async (req, res) => {
     const { botId } = parse(botIdParams, req.params, 'params');
     res.json(present.bot(await bots.get(botId), principalOf(res)));
   });
 
-  router.patch('/:botId', async (req, res) => {
+  router.patch('/v1/bots/:botId', async (req, res) => {
     const { botId } = parse(botIdParams, req.params, 'params');
     const body = parse(updateBotBody, req.body, 'body');
     const { bot } = await bots.update(principalOf(res), botId, body);
     res.json(present.bot(bot, principalOf(res)));
   });
 
-  router.delete('/:botId', async (req, res) => {
+  router.delete('/v1/bots/:botId', async (req, res) => {
     const { botId } = parse(botIdParams, req.params, 'params');
     await bots.retire(principalOf(res), botId);
     res.status(204).end();
   });
 
-  router.post('/:botId/token', async (req, res) => {
+  router.post('/v1/bots/:botId/token', async (req, res) => {
     const { botId } = parse(botIdParams, req.params, 'params');
     res.json(secretsBody(await bots.rotateSecrets(principalOf(res), botId)));
   });

@@ -25,7 +25,7 @@ export function gamesRouter(spec: OpenApiSpec, limits: Config['limits']): Router
     example: { state: stateExample, action: { action: stateExample.legalMoves[0] ?? 'e3' } },
   };
   const router = Router();
-  router.get('/reversi', (_req, res) => {
+  router.get('/v1/games/reversi', (_req, res) => {
     res.json(description);
   });
   return router;

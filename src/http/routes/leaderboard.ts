@@ -7,7 +7,7 @@ import { leaderboardQuery } from '../schemas.ts';
 /** /v1/leaderboard: active bots, best rating first. */
 export function leaderboardRouter(store: ArenaStore, present: Presenter): Router {
   const router = Router();
-  router.get('/', async (req, res) => {
+  router.get('/v1/leaderboard', async (req, res) => {
     const { offset, limit } = parse(leaderboardQuery, req.query, 'query');
     const { rows, total } = await store.leaderboard(offset, limit);
     res.json({ items: rows.map((row) => present.leaderboardEntry(row.rank, row.bot)), total });

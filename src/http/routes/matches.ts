@@ -9,7 +9,7 @@ import { createMatchBody, listMatchesQuery, matchIdParams } from '../schemas.ts'
 export function matchesRouter(matches: MatchService, present: Presenter): Router {
   const router = Router();
 
-  router.get('/', async (req, res) => {
+  router.get('/v1/matches', async (req, res) => {
     const query = parse(listMatchesQuery, req.query, 'query');
     const page = await matches.list({
       botId: query.bot,
@@ -20,13 +20,13 @@ export function matchesRouter(matches: MatchService, present: Presenter): Router
     res.json({ items: page.items.map((match) => present.matchSummary(match)), nextCursor: page.nextCursor });
   });
 
-  router.post('/', async (req, res) => {
+  router.post('/v1/matches', async (req, res) => {
     const body = parse(createMatchBody, req.body, 'body');
     const match = await matches.create(principalOf(res), body);
     res.status(202).location(`/v1/matches/${match.id}`).json(present.match(match, []));
   });
 
-  router.get('/:matchId', async (req, res) => {
+  router.get('/v1/matches/:matchId', async (req, res) => {
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const { match, moves } = await matches.get(matchId);
     res.json(present.match(match, moves));

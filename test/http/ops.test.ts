@@ -1,0 +1,112 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, registerBot } from '../support/api.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { PrivateRedis, until } from '../support/private-redis.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+describe('GET /healthz', () => {
+  it('answers ok', async () => {
+    const res = await request(h.app).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /readyz', () => {
+  it('answers ok while Redis answers', async () => {
+    expect((await request(h.app).get('/readyz')).status).toBe(200);
+  });
+});
+
+describe('GET /metrics', () => {
+  it('reports HTTP latency by route template', async () => {
+    await request(h.app).get('/v1/bots/bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH');
+    const res = await request(h.app).get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/v1\/bots\/:botId",status="404"\} 1/,
+    );
+  });
+});
+
+describe('every answer', () => {
+  it('carries security headers', async () => {
+    const res = await request(h.app).get('/healthz');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBeDefined();
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
+
+describe('rate limits', () => {
+  let limited: Harness;
+  beforeAll(async () => {
+    limited = await createHarness({ RATE_LIMIT_PER_IP: '3', RATE_LIMIT_PER_TOKEN: '5' });
+  });
+  afterAll(async () => limited.close());
+
+  it('answer 429 with RateLimit headers and Retry-After past the per-address limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await request(limited.app).get('/v1/leaderboard')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const res = await request(limited.app).get('/v1/leaderboard');
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('rate-limited');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.headers.ratelimit).toMatch(/r=0/);
+    expect(res.headers['ratelimit-policy']).toMatch(/q=3/);
+  });
+
+  it('count a token apart from its address, with its own limit', async () => {
+    const bot = await registerBot(limited, { name: 'token-limited' }).catch(() => null);
+    // Registration itself may be over the address limit; the admin token is limited per token.
+    const token = bot?.token ?? 'test-admin-token-0123456789';
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await request(limited.app).get('/v1/leaderboard').set(bearer(token))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('leave health checks alone', async () => {
+    for (let i = 0; i < 5; i++) expect((await request(limited.app).get('/healthz')).status).toBe(200);
+  });
+});
+
+describe('when Redis goes down', () => {
+  let redis: PrivateRedis;
+  let outage: Harness;
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    outage = await createHarness({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await redis.start().catch(() => {});
+    await outage.close();
+    await redis.stop();
+  });
+
+  it('answers 503 at once, and recovers by itself when Redis returns', async () => {
+    expect((await request(outage.app).get('/v1/bots')).status).toBe(200);
+    await redis.stop();
+    await until(async () => outage.redis.status !== 'ready', 'the client to notice');
+
+    const down = await request(outage.app).get('/v1/bots');
+    expect(down.status).toBe(503);
+    expect(down.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const write = await request(outage.app).post('/v1/bots').send({ name: 'during-outage' });
+    expect(write.status).toBe(503);
+    expect((await request(outage.app).get('/readyz')).status).toBe(503);
+    expect((await request(outage.app).get('/healthz')).status).toBe(200);
+
+    await redis.start();
+    await until(async () => (await request(outage.app).get('/readyz')).status === 200, 'readiness');
+    expect((await request(outage.app).get('/v1/bots')).status).toBe(200);
+  });
+});

@@ -1,0 +1,35 @@
+import request from 'supertest';
+import type { Harness } from './harness.ts';
+import { ADMIN_TOKEN } from './harness.ts';
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+export const admin = bearer(ADMIN_TOKEN);
+
+export interface RegisteredBot {
+  readonly id: string;
+  readonly name: string;
+  readonly token: string;
+  readonly webhookSecret?: string;
+}
+
+/** Registers a bot through the API and returns its id and secrets. */
+export async function registerBot(
+  h: Harness,
+  body: { name: string; url?: string; description?: string },
+): Promise<RegisteredBot> {
+  const res = await request(h.app).post('/v1/bots').send(body);
+  if (res.status !== 201)
+    throw new Error(`registering ${body.name} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return {
+    id: res.body.id,
+    name: res.body.name,
+    token: res.body.token,
+    webhookSecret: res.body.webhookSecret,
+  };
+}
+
+/** All keys under the harness prefix but the rate limiter's: "nothing was written" checks compare these. */
+export async function storedKeys(h: Harness): Promise<string[]> {
+  const keys = await h.redis.keys(`${h.prefix}:*`);
+  return keys.filter((key) => !key.startsWith(`${h.prefix}:rate:`)).sort();
+}

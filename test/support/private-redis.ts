@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { redisAnswers } from '../../src/store/local-redis.ts';
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/** A throwaway redis-server of the test's own, which the test may stop and start again. */
+export class PrivateRedis {
+  private constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort());
+    await redis.start();
+    return redis;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'yes',
+      ],
+      { stdio: 'ignore' },
+    );
+    await new Promise((done) => child.on('exit', done));
+    await until(() => redisAnswers(this.url, 200), `redis on ${this.port}`);
+  }
+
+  async stop(): Promise<void> {
+    const child = spawn('redis-cli', ['-p', String(this.port), 'shutdown', 'nosave'], { stdio: 'ignore' });
+    await new Promise((done) => child.on('exit', done));
+    await until(async () => !(await redisAnswers(this.url, 200)), `redis on ${this.port} to stop`);
+  }
+}
+
+export { until };
