@@ -1,0 +1,128 @@
+/**
+ * Positions: who owns which square and who is to move. A position is a frozen plain object holding
+ * each colour's bitboard as two signed 32-bit halves (see `bitboard.ts` for the bit layout), so it is
+ * cheap to create, safe to share between games, and comparable with a deep equality.
+ */
+
+import { popcount } from './bitboard.ts';
+import { RulesError } from './errors.ts';
+import { type Color, DEFAULT_RULES, type RulesOptions } from './options.ts';
+
+/** An immutable game position. The halves are signed 32-bit integers: bit 31 of a half is negative. */
+export interface Position {
+  /** Black discs on a1..h4 (bit `rank * 8 + file`). */
+  readonly blackLo: number;
+  /** Black discs on a5..h8 (bit `(rank - 4) * 8 + file`). */
+  readonly blackHi: number;
+  /** White discs on a1..h4. */
+  readonly whiteLo: number;
+  /** White discs on a5..h8. */
+  readonly whiteHi: number;
+  /** The player whose turn it is; after a move this is always the other player, even if it must pass. */
+  readonly toMove: Color;
+}
+
+/**
+ * Builds a position from raw bitboard halves, for bots and tools that work on bitboards directly.
+ * Throws a `RulesError` (`reversi/malformed-board`) if a square holds discs of both colours.
+ *
+ * @example
+ * // the start position, white to move
+ * positionFromBoards(1 << 28, 1 << 3, 1 << 27, 1 << 4, 'white');
+ */
+export function positionFromBoards(
+  blackLo: number,
+  blackHi: number,
+  whiteLo: number,
+  whiteHi: number,
+  toMove: Color,
+): Position {
+  if ((blackLo & whiteLo) !== 0 || (blackHi & whiteHi) !== 0) {
+    throw new RulesError('reversi/malformed-board', 'a square holds both a black and a white disc');
+  }
+  if (toMove !== 'black' && toMove !== 'white') {
+    throw new RulesError('reversi/malformed-board', `no player called ${String(toMove)}`);
+  }
+  return Object.freeze({
+    blackLo: blackLo | 0,
+    blackHi: blackHi | 0,
+    whiteLo: whiteLo | 0,
+    whiteHi: whiteHi | 0,
+    toMove,
+  });
+}
+
+/**
+ * The start position: white on d4 and e5, black on d5 and e4, `rules.firstPlayer` to move.
+ *
+ * @example
+ * initialPosition().toMove; // 'white'
+ * initialPosition(rulesOptions({ firstPlayer: 'black' })).toMove; // 'black'
+ */
+export function initialPosition(rules: RulesOptions = DEFAULT_RULES): Position {
+  // d5 = bit 35 (high bit 3), e4 = bit 28; d4 = bit 27, e5 = bit 36 (high bit 4).
+  return positionFromBoards(1 << 28, 1 << 3, 1 << 27, 1 << 4, rules.firstPlayer);
+}
+
+/**
+ * Counts black discs, white discs and empty squares.
+ *
+ * @example
+ * discCounts(initialPosition()); // { black: 2, white: 2, empty: 60 }
+ */
+export function discCounts(pos: Position): { black: number; white: number; empty: number } {
+  const black = popcount(pos.blackLo, pos.blackHi);
+  const white = popcount(pos.whiteLo, pos.whiteHi);
+  return { black, white, empty: 64 - black - white };
+}
+
+function cellAt(pos: Position, index: number): 'B' | 'W' | '.' {
+  const bit = 1 << (index & 31);
+  const [black, white] = index < 32 ? [pos.blackLo, pos.whiteLo] : [pos.blackHi, pos.whiteHi];
+  if ((black & bit) !== 0) return 'B';
+  return (white & bit) !== 0 ? 'W' : '.';
+}
+
+/**
+ * The board as 8 strings of `B`, `W` and `.`, rank 1 first, each string files a..h.
+ *
+ * @example
+ * boardText(initialPosition())[3]; // '...WB...' (rank 4: d4 white, e4 black)
+ */
+export function boardText(pos: Position): string[] {
+  const rows: string[] = [];
+  for (let rank = 0; rank < 8; rank++) {
+    let row = '';
+    for (let file = 0; file < 8; file++) row += cellAt(pos, rank * 8 + file);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * Parses board text (the inverse of `boardText`). Throws a `RulesError` (`reversi/malformed-board`)
+ * unless `rows` is exactly 8 strings of exactly 8 characters from `B`, `W`, `.`. Any disc layout is
+ * accepted, including ones unreachable in play, so tests and puzzles can set up what they need.
+ *
+ * @example
+ * const pos = positionFromBoardText(['BW......', ...Array(7).fill('........')], 'black');
+ */
+export function positionFromBoardText(rows: readonly string[], toMove: Color): Position {
+  if (!Array.isArray(rows) || rows.length !== 8) {
+    throw new RulesError('reversi/malformed-board', 'a board is 8 rows');
+  }
+  const halves = [0, 0, 0, 0]; // black lo, black hi, white lo, white hi
+  rows.forEach((row, rank) => {
+    if (typeof row !== 'string' || !/^[BW.]{8}$/.test(row)) {
+      throw new RulesError('reversi/malformed-board', `rank ${rank + 1} is not 8 of B, W, .: ${String(row)}`);
+    }
+    for (let file = 0; file < 8; file++) {
+      const cell = row[file];
+      if (cell === '.') continue;
+      const index = rank * 8 + file;
+      const slot = (cell === 'B' ? 0 : 2) + (index >> 5);
+      halves[slot]! |= 1 << (index & 31);
+    }
+  });
+  return positionFromBoards(halves[0]!, halves[1]!, halves[2]!, halves[3]!, toMove);
+}
