@@ -24,6 +24,8 @@ const envSchema = z.object({
   /** `npm start` runs the worker pool in the same process unless this is off. */
   WORKERS_IN_PROCESS: flag.default(true),
   WORKER_CONCURRENCY: integer(8, 1),
+  /** A match whose worker died is taken over by another after this long. */
+  WORKER_LOCK_MS: integer(30_000, 1000),
   TIME_LIMIT_MS_MIN: integer(50, 1),
   TIME_LIMIT_MS_MAX: integer(30_000, 1),
   TIME_LIMIT_MS_DEFAULT: integer(1000, 1),
@@ -60,7 +62,7 @@ export interface Config {
   readonly adminToken: string | undefined;
   readonly allowPrivateBotUrls: boolean;
   readonly matchmakingEnabled: boolean;
-  readonly workers: { readonly inProcess: boolean; readonly concurrency: number };
+  readonly workers: { readonly inProcess: boolean; readonly concurrency: number; readonly lockDurationMs: number };
   readonly limits: {
     readonly timeLimitMs: { readonly min: number; readonly max: number; readonly default: number };
     readonly overageMs: { readonly min: number; readonly max: number; readonly default: number };
@@ -119,7 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.ADMIN_TOKEN,
     allowPrivateBotUrls: e.ARENA_ALLOW_PRIVATE_BOT_URLS,
     matchmakingEnabled: e.MATCHMAKING_ENABLED,
-    workers: { inProcess: e.WORKERS_IN_PROCESS, concurrency: e.WORKER_CONCURRENCY },
+    workers: { inProcess: e.WORKERS_IN_PROCESS, concurrency: e.WORKER_CONCURRENCY, lockDurationMs: e.WORKER_LOCK_MS },
     limits: { timeLimitMs: timeLimit, overageMs: overage },
     rateLimit: {
       windowMs: e.RATE_LIMIT_WINDOW_MS,

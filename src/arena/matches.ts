@@ -89,6 +89,7 @@ export class MatchService {
       finishedAt: null,
       moveCount: 0,
       result: null,
+      ratings: null,
     };
     await store.createMatch(match);
     try {

@@ -518,6 +518,14 @@ export interface components {
             reason: components["schemas"]["ResultReason"];
             fault?: components["schemas"]["Fault"];
         };
+        RatingChange: {
+            before: number;
+            after: number;
+        };
+        MatchRatings: {
+            black: components["schemas"]["RatingChange"];
+            white: components["schemas"]["RatingChange"];
+        };
         /** @description A match without its move list. (Open to extension by Match, so no additionalProperties here.) */
         MatchSummary: {
             id: components["schemas"]["MatchId"];
@@ -534,6 +542,8 @@ export interface components {
             finishedAt: string | null;
             moveCount: number;
             result: components["schemas"]["MatchResult"] | null;
+            /** @description Both bots' Elo rating before and after this match; `null` until a rated match finishes, and for unrated matches. */
+            ratings: components["schemas"]["MatchRatings"] | null;
         };
         Match: components["schemas"]["MatchSummary"] & {
             moves: components["schemas"]["MoveRecord"][];

@@ -65,6 +65,7 @@ export function presenter(rating: Config['rating']): Presenter {
         finishedAt: isoOrNull(match.finishedAt),
         moveCount: match.moveCount,
         result: match.result as Schemas['MatchResult'] | null,
+        ratings: match.ratings,
       };
     },
     match(match, moves) {

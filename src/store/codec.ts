@@ -60,6 +60,7 @@ export function matchFields(match: MatchRecord): Record<string, string> {
   if (match.startedAt !== null) fields.startedAt = String(match.startedAt);
   if (match.finishedAt !== null) fields.finishedAt = String(match.finishedAt);
   if (match.result !== null) fields.result = JSON.stringify(match.result);
+  if (match.ratings !== null) fields.ratings = JSON.stringify(match.ratings);
   return fields;
 }
 
@@ -85,6 +86,7 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
     finishedAt: optionalNumber(hash.finishedAt),
     moveCount: Number(hash.moveCount ?? 0),
     result: hash.result ? JSON.parse(hash.result) : null,
+    ratings: hash.ratings ? JSON.parse(hash.ratings) : null,
   };
 }
 

@@ -17,6 +17,8 @@ export function storeKeys(prefix: string) {
     activeBotsByName: `${p}bots:active-by-name`,
     /** Sorted set of active bots scored by minus their rating: ZRANGE gives best first, ties by id. */
     leaderboard: `${p}leaderboard`,
+    /** List of a bot's rating changes as JSON, oldest first. */
+    ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
     match: (id: string) => `${p}match:${id}`,
     moves: (id: string) => `${p}match:${id}:moves`,
     /** Sorted sets of match ids, all scores 0; ids are ULIDs, so lexical order is creation order. */

@@ -79,6 +79,32 @@ export interface MatchResult {
   readonly fault?: Fault;
 }
 
+export interface RatingChange {
+  readonly before: number;
+  readonly after: number;
+}
+
+export interface MatchRatings {
+  readonly black: RatingChange;
+  readonly white: RatingChange;
+}
+
+/** What a rated match does to both ratings, given both bots as they stand when it finishes. */
+export type RatingRule = (
+  black: Pick<BotRecord, 'rating' | 'ratedGames'>,
+  white: Pick<BotRecord, 'rating' | 'ratedGames'>,
+  blackScore: 0 | 0.5 | 1,
+) => { readonly black: number; readonly white: number };
+
+export interface RatingHistoryEntry {
+  readonly matchId: string;
+  readonly at: number;
+  readonly opponent: PlayerRef;
+  readonly before: number;
+  readonly after: number;
+  readonly score: 0 | 0.5 | 1;
+}
+
 export interface MatchRecord {
   readonly id: string;
   readonly black: PlayerRef;
@@ -93,6 +119,7 @@ export interface MatchRecord {
   readonly finishedAt: number | null;
   readonly moveCount: number;
   readonly result: MatchResult | null;
+  readonly ratings: MatchRatings | null;
 }
 
 export interface MoveRecord {

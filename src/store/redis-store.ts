@@ -9,9 +9,21 @@ import {
   matchFields,
   newBotFields,
 } from './codec.ts';
+import { finishMatchOnce } from './finish-match.ts';
 import { nameMember, type StoreKeys, storeKeys } from './keys.ts';
-import type { BotChanges, BotRecord, MatchRecord, MoveRecord, NewBot, Page } from './records.ts';
-import { CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, UPDATE_BOT } from './scripts.ts';
+import type {
+  BotChanges,
+  BotRecord,
+  MatchRecord,
+  MatchResult,
+  MatchStatus,
+  MoveRecord,
+  NewBot,
+  Page,
+  RatingHistoryEntry,
+  RatingRule,
+} from './records.ts';
+import { APPEND_MOVE, CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, START_MATCH, UPDATE_BOT } from './scripts.ts';
 import type { ArenaStore, BotQuery, LeaderboardRow, MatchQuery } from './store.ts';
 
 type Script = (...args: (string | number)[]) => Promise<number>;
@@ -52,7 +64,36 @@ export class RedisStore implements ArenaStore {
       updateBot: script(redis, UPDATE_BOT, 3),
       replaceSecrets: script(redis, REPLACE_SECRETS, 1),
       retireBot: script(redis, RETIRE_BOT, 3),
+      startMatch: script(redis, START_MATCH, 7),
+      appendMove: script(redis, APPEND_MOVE, 2),
     };
+  }
+
+  /** A connection of its own for WATCH transactions, which are serialized on it. */
+  private txConnection: Redis | undefined;
+  private txQueue: Promise<unknown> = Promise.resolve();
+
+  private async txClient(): Promise<Redis> {
+    if (!this.txConnection) {
+      this.txConnection = this.redis.duplicate({ lazyConnect: true, connectionName: 'reversi-arena-tx' });
+      // Errors surface on the commands; the connection reconnects by itself.
+      this.txConnection.on('error', () => {});
+    }
+    if (this.txConnection.status === 'wait') await this.txConnection.connect();
+    return this.txConnection;
+  }
+
+  private inTransaction<T>(work: (tx: Redis) => Promise<T>): Promise<T> {
+    const next = async () => work(await this.txClient());
+    const run = this.txQueue.then(next, next);
+    this.txQueue = run.catch(() => {});
+    return run;
+  }
+
+  /** Closes the store's own connections (not the one it was given). */
+  async close(): Promise<void> {
+    await this.txQueue;
+    if (this.txConnection) await this.txConnection.quit().catch(() => this.txConnection?.disconnect());
   }
 
   async ping(): Promise<void> {
@@ -197,6 +238,44 @@ export class RedisStore implements ArenaStore {
       .filter((match): match is MatchRecord => match !== null);
     const last = page.at(-1);
     return { items, nextCursor: ids.length > query.limit && last !== undefined ? encodeCursor(last) : null };
+  }
+
+  async startMatch(id: string, now: number): Promise<MatchRecord | null> {
+    const match = await this.getMatch(id);
+    if (match === null) return null;
+    const k = this.keys;
+    const pairs = [
+      k.matches,
+      (s: MatchStatus) => k.botMatches(match.black.id, s),
+      (s: MatchStatus) => k.botMatches(match.white.id, s),
+    ];
+    const statusKeys = pairs.flatMap((key) => [key('queued'), key('running')]);
+    await this.scripts.startMatch(k.match(id), ...statusKeys, id, now);
+    return this.getMatch(id);
+  }
+
+  async appendMove(id: string, move: MoveRecord): Promise<boolean> {
+    return (
+      (await this.scripts.appendMove(
+        this.keys.moves(id),
+        this.keys.match(id),
+        move.ply,
+        JSON.stringify(move),
+      )) === 1
+    );
+  }
+
+  finishMatch(id: string, result: MatchResult, now: number, rate: RatingRule): Promise<boolean> {
+    return this.inTransaction((tx) => finishMatchOnce(tx, this.keys, { matchId: id, result, now, rate }));
+  }
+
+  matchIdsInStatus(status: MatchStatus, limit: number): Promise<string[]> {
+    return this.redis.zrangebylex(this.keys.matches(status), '-', '+', 'LIMIT', 0, limit);
+  }
+
+  async ratingHistory(botId: string): Promise<RatingHistoryEntry[]> {
+    const entries = await this.redis.lrange(this.keys.ratingHistory(botId), 0, -1);
+    return entries.map((entry) => JSON.parse(entry) as RatingHistoryEntry);
   }
 
   async leaderboard(offset: number, limit: number): Promise<{ rows: LeaderboardRow[]; total: number }> {

@@ -68,3 +68,34 @@ redis.call('ZREM', KEYS[3], ARGV[2])
 if fields[2] then redis.call('DEL', ARGV[1] .. 'token:' .. fields[2]) end
 return 1
 `;
+
+/**
+ * KEYS: match, matches:queued, matches:running, then the same pair for black and for white.
+ * ARGV: id, now. A queued match becomes running; a running one (a resumed match) stays as it is.
+ * Returns the status the match had, or nil when there is no such match.
+ */
+export const START_MATCH = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return nil end
+if status == 'queued' then
+  redis.call('HSET', KEYS[1], 'status', 'running', 'startedAt', ARGV[2])
+  for i = 2, 6, 2 do
+    redis.call('ZREM', KEYS[i], ARGV[1])
+    redis.call('ZADD', KEYS[i + 1], 0, ARGV[1])
+  end
+end
+return status
+`;
+
+/**
+ * KEYS: moves, match. ARGV: ply, move JSON. Appends the move only when it is the next ply of a
+ * running match, so a retried or doubled worker never records a ply twice.
+ * Returns 1 when appended, 0 when that ply is already recorded, -1 when the match is not running.
+ */
+export const APPEND_MOVE = `
+if redis.call('HGET', KEYS[2], 'status') ~= 'running' then return -1 end
+if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) - 1 then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[2], 'moveCount', ARGV[1])
+return 1
+`;

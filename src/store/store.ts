@@ -1,4 +1,15 @@
-import type { BotChanges, BotRecord, MatchRecord, MatchStatus, MoveRecord, NewBot, Page } from './records.ts';
+import type {
+  BotChanges,
+  BotRecord,
+  MatchRecord,
+  MatchResult,
+  MatchStatus,
+  MoveRecord,
+  NewBot,
+  Page,
+  RatingHistoryEntry,
+  RatingRule,
+} from './records.ts';
 
 export interface BotQuery {
   /** Case-insensitive name prefix. */
@@ -44,6 +55,22 @@ export interface ArenaStore {
   getMatch(id: string): Promise<MatchRecord | null>;
   getMoves(id: string): Promise<MoveRecord[]>;
   listMatches(query: MatchQuery): Promise<Page<MatchRecord>>;
+
+  /**
+   * Marks a queued match running (a running match, resumed after a worker died, stays running).
+   * `null` when there is no such match.
+   */
+  startMatch(id: string, now: number): Promise<MatchRecord | null>;
+  /** Records the next ply of a running match; false when that ply is already recorded or the match is not running. */
+  appendMove(id: string, move: MoveRecord): Promise<boolean>;
+  /**
+   * Ends a match with its result exactly once, updating both bots' records and ratings with `rate`
+   * when it is rated (and not aborted). False when the match had already ended.
+   */
+  finishMatch(id: string, result: MatchResult, now: number, rate: RatingRule): Promise<boolean>;
+  /** Ids of matches in a status, oldest first (for the workers' reconciler). */
+  matchIdsInStatus(status: MatchStatus, limit: number): Promise<string[]>;
+  ratingHistory(botId: string): Promise<RatingHistoryEntry[]>;
 
   leaderboard(offset: number, limit: number): Promise<{ rows: LeaderboardRow[]; total: number }>;
   ping(): Promise<void>;

@@ -71,6 +71,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     prefix,
     async close() {
       await queue.close();
+      await store.close();
       await deletePrefix(redis, prefix);
       await redis.quit();
     },

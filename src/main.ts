@@ -1,0 +1,52 @@
+/**
+ * `npm start`: the whole arena in one process: the API and (unless WORKERS_IN_PROCESS=false) the
+ * match workers, against REDIS_URL, starting a local redis-server when none answers.
+ */
+import type { Server } from 'node:http';
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.ts';
+import { startApi, startWorkers } from './service.ts';
+import { ensureRedis, NoRedisError } from './store/local-redis.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+  if (config.redis.autostart) {
+    const started = await ensureRedis(config.redis.url, config.redis.dataDir);
+    if (started) logger.info(`no Redis answered at ${config.redis.url}: ${started}`);
+  }
+  if (config.adminToken === undefined) logger.warn('ADMIN_TOKEN is not set: admin operations are disabled');
+
+  let shuttingDown = false;
+  const api = await startApi(config, logger, () => shuttingDown);
+  const workers = config.workers.inProcess ? await startWorkers(config, logger) : undefined;
+  const server: Server = api.app.listen(config.port, config.host, () => {
+    logger.info(`reversi arena listening on http://${config.host}:${config.port} (docs at /docs)`);
+  });
+
+  // Shutdown order: refuse new requests (readiness fails first), stop workers taking matches and
+  // let running ones finish or hand them back, drain HTTP, close Redis last.
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down');
+    const closingServer = new Promise<void>((done) => server.close(() => done()));
+    server.closeIdleConnections();
+    await workers?.close();
+    await closingServer;
+    await api.close();
+    logger.info('bye');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof NoRedisError) {
+    console.error(error.message);
+  } else {
+    console.error('reversi arena failed to start:', error);
+  }
+  process.exit(1);
+});

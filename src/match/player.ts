@@ -1,0 +1,42 @@
+import type { BotAction, BotState } from '../protocol/state.ts';
+
+/** Why a bot lost by fault. */
+export type FaultReason = 'timeout' | 'bot-error' | 'invalid-response';
+
+export interface MoveRequest {
+  readonly state: BotState;
+  /** The whole time the bot has for this move: its limit plus what is left of its overage bank. */
+  readonly timeoutMs: number;
+  /** Aborted when the worker shuts down mid-match. */
+  readonly signal: AbortSignal;
+}
+
+export type MoveOutcome =
+  | { readonly ok: true; readonly action: BotAction; readonly latencyMs: number }
+  | {
+      readonly ok: false;
+      readonly fault: {
+        readonly reason: FaultReason;
+        readonly message: string;
+        readonly status?: number;
+        readonly latencyMs: number;
+        readonly body?: string;
+      };
+    };
+
+/**
+ * A side of a match as the runner sees it: asked for a move, it answers an action or a fault. A bot
+ * that misbehaves is an outcome, never an exception; exceptions are the arena's own failures.
+ */
+export interface Player {
+  move(request: MoveRequest): Promise<MoveOutcome>;
+}
+
+export interface PlayerBot {
+  readonly id: string;
+  readonly url: string | null;
+  readonly webhookSecret: string | null;
+}
+
+/** Finds the player for a bot: its URL for a push bot, the state/action API for a pull bot. */
+export type PlayerFor = (bot: PlayerBot) => Player;

@@ -1,0 +1,17 @@
+import type { BotClient } from '../bot-client/index.ts';
+import type { Player, PlayerFor } from './player.ts';
+
+/**
+ * The players of the arena's bots. Push bots are called at their URL. Pull bots play through the
+ * state/action API: `pull` waits for the action they post.
+ */
+export function playersFor(client: BotClient, pull: (botId: string) => Player): PlayerFor {
+  return (bot) => {
+    const url = bot.url;
+    if (url === null) return pull(bot.id);
+    return {
+      move: ({ state, timeoutMs, signal }) =>
+        client.callBot({ url, webhookSecret: bot.webhookSecret, state, timeoutMs, signal }),
+    };
+  };
+}

@@ -1,0 +1,115 @@
+import { type Job, WaitingError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
+import { bullPrefix, MATCH_QUEUE_NAME, type MatchJobData, type MatchQueue } from '../queue/match-queue.ts';
+import type { ArenaStore } from '../store/store.ts';
+import type { MatchRunner } from './runner.ts';
+
+export interface MatchWorkerOptions {
+  /** A connection with `maxRetriesPerRequest: null`, as BullMQ workers need. */
+  readonly connection: Redis;
+  readonly prefix: string;
+  readonly concurrency: number;
+  readonly runner: MatchRunner;
+  readonly store: ArenaStore;
+  readonly queue: MatchQueue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** How long a job's lock lasts without renewal; a dead worker's match is taken over after this. */
+  readonly lockDurationMs?: number;
+  /** How often queued matches without a job are queued again. */
+  readonly reconcileEveryMs?: number;
+}
+
+/**
+ * A pool of matches played by one process. Several processes (or machines) against the same Redis
+ * share the queue. Each job is one match (job id = match id); the runner is idempotent, so a retried
+ * or taken-over job never records a ply or a result twice.
+ */
+export class MatchWorker {
+  readonly worker: Worker<MatchJobData>;
+  private readonly running = new Map<string, AbortController>();
+  private reconcileTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: MatchWorkerOptions) {
+    this.worker = new Worker<MatchJobData>(MATCH_QUEUE_NAME, (job, token) => this.process(job, token), {
+      connection: options.connection,
+      prefix: bullPrefix(options.prefix),
+      concurrency: options.concurrency,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: Math.max(1000, Math.floor((options.lockDurationMs ?? 30_000) / 2)),
+      maxStalledCount: 10,
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 5000 },
+    });
+    this.worker.on('failed', (job, error) => void this.onFailed(job, error));
+    this.worker.on('error', (error) => options.logger.error({ err: error }, 'match worker error'));
+    const every = options.reconcileEveryMs ?? 30_000;
+    this.reconcileTimer = setInterval(() => void this.reconcile(), every);
+    this.reconcileTimer.unref();
+    void this.reconcile();
+  }
+
+  private async process(job: Job<MatchJobData>, token: string | undefined): Promise<string> {
+    const controller = new AbortController();
+    this.running.set(job.id ?? job.data.matchId, controller);
+    try {
+      const end = await this.options.runner.play(job.data.matchId, controller.signal);
+      if (end !== 'interrupted') return end;
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    } finally {
+      this.running.delete(job.id ?? job.data.matchId);
+    }
+    // Shutting down mid-match: hand the job back at once; the next worker resumes from the record.
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
+
+  /** A job that failed for good (the arena's own errors, every attempt spent) aborts its match. */
+  private async onFailed(job: Job<MatchJobData> | undefined, error: Error): Promise<void> {
+    if (!job || error instanceof WaitingError || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    this.options.logger.error(
+      { err: error, matchId: job.data.matchId },
+      'match failed for good; aborting it',
+    );
+    await this.options.store
+      .finishMatch(
+        job.data.matchId,
+        { winner: null, discs: { black: 0, white: 0 }, reason: 'aborted' },
+        this.options.clock.now(),
+        () => {
+          throw new Error('aborted matches are not rated');
+        },
+      )
+      .catch((cause) => this.options.logger.error({ err: cause }, 'could not abort the match'));
+  }
+
+  /** Queues again any match stored as queued whose job was lost (e.g. the queue was down when it was created). */
+  async reconcile(): Promise<void> {
+    try {
+      const ids = await this.options.store.matchIdsInStatus('queued', 500);
+      for (const id of ids) await this.options.queue.enqueue(id);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'reconcile failed; will try again');
+    }
+  }
+
+  /**
+   * Stops taking matches, lets running ones finish for up to `graceMs`, then hands the rest back to
+   * the queue (another worker resumes them from their recorded moves).
+   */
+  async close(graceMs: number): Promise<void> {
+    clearInterval(this.reconcileTimer);
+    const closing = this.worker.close();
+    const timer = setTimeout(() => {
+      for (const controller of this.running.values()) controller.abort(new Error('worker shutting down'));
+    }, graceMs);
+    try {
+      await closing;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { BotClient } from './bot-client/index.ts';
+import { systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { createApp } from './http/app.ts';
+import type { Player } from './match/player.ts';
+import { playersFor } from './match/players.ts';
+import { eloRule } from './match/rating-rule.ts';
+import { MatchRunner } from './match/runner.ts';
+import { MatchWorker } from './match/worker.ts';
+import { BullMatchQueue } from './queue/match-queue.ts';
+import { createRedis } from './store/redis-connection.ts';
+import { RedisStore } from './store/redis-store.ts';
+
+const random = (size: number) => randomBytes(size);
+
+export interface ArenaProcess {
+  /** The express app, when this process serves the API. */
+  readonly app?: Express;
+  /** Stops taking work, lets running matches finish for the grace period, then closes Redis last. */
+  close(): Promise<void>;
+}
+
+/** Waits for a connection to be ready, without failing while Redis is still starting. */
+async function connect(redis: Redis): Promise<Redis> {
+  await redis.connect();
+  return redis;
+}
+
+/**
+ * Builds the worker pool of one process: its own Redis connections, the bot client, the runner.
+ * `npm run worker` runs this alone; `npm start` runs it beside the API.
+ */
+export async function startWorkers(config: Config, logger: Logger) {
+  const workerRedis = await connect(createRedis(config.redis.url, 'worker'));
+  const storeRedis = await connect(createRedis(config.redis.url, 'worker'));
+  const store = new RedisStore(storeRedis, config.redis.prefix);
+  const queue = new BullMatchQueue(storeRedis, config.redis.prefix);
+  const client = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
+  const pull = (botId: string): Player => ({
+    move: async ({ state }) => ({
+      ok: false,
+      fault: {
+        reason: 'bot-error',
+        message: `pull bot ${botId} cannot play yet (match ${state.matchId})`,
+        latencyMs: 0,
+      },
+    }),
+  });
+  const runner = new MatchRunner({
+    store,
+    clock: systemClock,
+    playerFor: playersFor(client, pull),
+    rate: eloRule(config.rating),
+    logger,
+  });
+  const worker = new MatchWorker({
+    connection: workerRedis,
+    prefix: config.redis.prefix,
+    concurrency: config.workers.concurrency,
+    runner,
+    store,
+    queue,
+    clock: systemClock,
+    logger,
+    lockDurationMs: config.workers.lockDurationMs,
+  });
+  logger.info({ concurrency: config.workers.concurrency }, 'match workers started');
+  return {
+    worker,
+    async close() {
+      await worker.close(config.shutdownGraceMs);
+      await client.close();
+      await queue.close();
+      await store.close();
+      await storeRedis.quit();
+      await workerRedis.quit();
+    },
+  };
+}
+
+/**
+ * Builds the API of one process: a fail-fast Redis connection, the store, the queue and the app.
+ */
+export async function startApi(config: Config, logger: Logger, isShuttingDown: () => boolean) {
+  const redis = createRedis(config.redis.url, 'api');
+  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  await connect(redis);
+  const store = new RedisStore(redis, config.redis.prefix);
+  const queue = new BullMatchQueue(redis, config.redis.prefix);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const app = createApp({
+    config,
+    store,
+    queue,
+    redis,
+    clock: systemClock,
+    random,
+    logger,
+    registry,
+    isShuttingDown,
+  });
+  return {
+    app,
+    async close() {
+      await queue.close();
+      await store.close();
+      await redis.quit();
+    },
+  };
+}

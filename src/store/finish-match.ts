@@ -1,0 +1,87 @@
+import type { Redis } from 'ioredis';
+import { decodeBot, decodeMatch } from './codec.ts';
+import type { StoreKeys } from './keys.ts';
+import type { MatchRatings, MatchResult, MatchStatus, RatingHistoryEntry, RatingRule } from './records.ts';
+
+export interface FinishRequest {
+  readonly matchId: string;
+  readonly result: MatchResult;
+  readonly now: number;
+  /** How ratings move; the match must be rated for it to apply. */
+  readonly rate: RatingRule;
+}
+
+const scoreOf = (result: MatchResult, color: 'black' | 'white'): 0 | 0.5 | 1 =>
+  result.winner === null ? 0.5 : result.winner === color ? 1 : 0;
+
+/**
+ * Ends a match exactly once, in one optimistic transaction: WATCH the match and both bots, read
+ * them, compute the new ratings with the pure rule, then MULTI/EXEC every write (the result, the
+ * status sets, both bots' records and ratings, the leaderboard, the rating histories). When a
+ * watched key changed meanwhile (the same match ended elsewhere, or another match of one of the
+ * bots ended) EXEC fails and it tries again on fresh data. Returns false when the match had already
+ * ended.
+ *
+ * `tx` must be a connection of its own: WATCH belongs to a connection, so callers serialize their
+ * transactions on it.
+ */
+export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: FinishRequest): Promise<boolean> {
+  const { matchId, result, now } = request;
+  for (let attempt = 1; ; attempt++) {
+    if (attempt > 100) throw new Error(`could not finish ${matchId}: its keys keep changing`);
+    await tx.watch(keys.match(matchId));
+    const match = decodeMatch(await tx.hgetall(keys.match(matchId)));
+    if (match === null || match.status === 'finished' || match.status === 'aborted') {
+      await tx.unwatch();
+      return false;
+    }
+    const aborted = result.reason === 'aborted';
+    const status: MatchStatus = aborted ? 'aborted' : 'finished';
+    const rated = match.rated && !aborted;
+    const ids = { black: match.black.id, white: match.white.id };
+    await tx.watch(keys.bot(ids.black), keys.bot(ids.white));
+    const [black, white] = [
+      decodeBot(await tx.hgetall(keys.bot(ids.black))),
+      decodeBot(await tx.hgetall(keys.bot(ids.white))),
+    ];
+
+    const multi = tx.multi();
+    let ratings: MatchRatings | null = null;
+    if (rated && black && white) {
+      const blackScore = scoreOf(result, 'black');
+      const next = request.rate(black, white, blackScore);
+      ratings = {
+        black: { before: black.rating, after: next.black },
+        white: { before: white.rating, after: next.white },
+      };
+      for (const color of ['black', 'white'] as const) {
+        const bot = color === 'black' ? black : white;
+        const opponent = color === 'black' ? match.white : match.black;
+        const score = scoreOf(result, color);
+        const after = ratings[color].after;
+        multi.hset(keys.bot(bot.id), 'rating', String(after), 'lastPlayedAt', String(now));
+        multi.hincrby(keys.bot(bot.id), 'ratedGames', 1);
+        multi.hincrby(keys.bot(bot.id), 'games', 1);
+        multi.hincrby(keys.bot(bot.id), score === 1 ? 'wins' : score === 0 ? 'losses' : 'draws', 1);
+        if (bot.status === 'active') multi.zadd(keys.leaderboard, -after, bot.id);
+        const entry: RatingHistoryEntry = { matchId, at: now, opponent, before: bot.rating, after, score };
+        multi.rpush(keys.ratingHistory(bot.id), JSON.stringify(entry));
+      }
+    }
+    multi.hset(keys.match(matchId), {
+      status,
+      result: JSON.stringify(result),
+      finishedAt: String(now),
+      ...(ratings ? { ratings: JSON.stringify(ratings) } : {}),
+    });
+    for (const [all, botKey] of [
+      [keys.matches(match.status), keys.matches(status)],
+      [keys.botMatches(ids.black, match.status), keys.botMatches(ids.black, status)],
+      [keys.botMatches(ids.white, match.status), keys.botMatches(ids.white, status)],
+    ] as const) {
+      multi.zrem(all, matchId).zadd(botKey, 0, matchId);
+    }
+    const committed = await multi.exec();
+    if (committed !== null) return true;
+  }
+}

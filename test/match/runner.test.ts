@@ -1,0 +1,205 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Color,
+  type Direction,
+  initialPosition,
+  outcome,
+  play,
+  positionFromBoardText,
+  rulesOptions,
+  trappingDirections,
+} from '../../src/reversi/index.ts';
+import { type LoopbackBot, startLoopbackBot } from '../bot-client/loopback-bot.ts';
+import { registerBot } from '../support/api.ts';
+import { createMatch, runnerFor } from '../support/arena.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+
+type Behaviour = Parameters<typeof startLoopbackBot>[0];
+
+const json =
+  (body: unknown): Behaviour =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+/** Plays the first legal move (and, under single-direction, the first trapping direction). */
+const firstLegal: Behaviour = (seen, res) => {
+  const state = JSON.parse(seen.body);
+  json({ action: state.legalMoves[0] })(seen, res, undefined as never);
+};
+
+let h: Harness;
+let arena: ReturnType<typeof runnerFor>;
+const bots: LoopbackBot[] = [];
+beforeAll(async () => {
+  h = await createHarness();
+  arena = runnerFor(h);
+});
+afterAll(async () => {
+  await Promise.all(bots.map((bot) => bot.close()));
+  await arena.close();
+  await h.close();
+});
+
+async function botWith(name: string, behaviour: Behaviour) {
+  const server = await startLoopbackBot(behaviour);
+  bots.push(server);
+  return { ...(await registerBot(h, { name, url: server.url })), server };
+}
+
+async function playMatch(black: string, white: string, rules: Record<string, unknown> = {}) {
+  const id = await createMatch(h, black, white, { rules: { timeLimitMs: 200, overageMs: 0, ...rules } });
+  const end = await arena.runner.play(id, new AbortController().signal);
+  const res = await request(h.app).get(`/v1/matches/${id}`);
+  return { id, end, match: res.body };
+}
+
+/** Replays a recorded match through the engine: every ply legal, flips as recorded. */
+function replayRecorded(match: {
+  rules: Record<string, string>;
+  moves: { square: string; player: Color; flips: string[]; direction?: Direction }[];
+}) {
+  const rules = rulesOptions({
+    firstPlayer: match.rules.firstPlayer as Color,
+    captureRule: match.rules.captureRule as 'all',
+    scoring: match.rules.scoring as 'discs',
+  });
+  let position = initialPosition(rules);
+  for (const move of match.moves) {
+    expect(move.player).toBe(position.toMove);
+    const result = play(
+      position,
+      { square: move.square, ...(move.direction ? { direction: move.direction } : {}) },
+      rules,
+    );
+    if (!result.ok) throw result.error;
+    expect(result.flips).toEqual(move.flips);
+    position = result.position;
+  }
+  return { position, rules };
+}
+
+describe('a match between two bots that play legal moves', () => {
+  it('is played to the end, every ply recorded, the result and ratings stored once', async () => {
+    const a = await botWith('legal-a', firstLegal);
+    const b = await botWith('legal-b', firstLegal);
+    const { id, end, match } = await playMatch(a.id, b.id);
+    expect(end).toBe('finished');
+    expect(match.status).toBe('finished');
+    expect(match.moves.map((m: { ply: number }) => m.ply)).toEqual(
+      match.moves.map((_: unknown, i: number) => i + 1),
+    );
+    const { position, rules } = replayRecorded(match);
+    const final = outcome(position, rules);
+    expect(match.result).toEqual({ winner: final.winner, discs: final.discs, reason: 'completed' });
+    expect(match.moves[0].player).toBe('white');
+
+    const [black, white] = await Promise.all([
+      request(h.app).get(`/v1/bots/${a.id}`),
+      request(h.app).get(`/v1/bots/${b.id}`),
+    ]);
+    expect(black.body.games).toBe(1);
+    expect(white.body.games).toBe(1);
+    expect(match.ratings.black.before).toBe(1500);
+    expect(black.body.rating).toBe(match.ratings.black.after);
+    expect(black.body.rating - 1500 + (white.body.rating - 1500)).toBeCloseTo(0, 9);
+
+    // Running the finished match again changes nothing.
+    expect(await arena.runner.play(id, new AbortController().signal)).toBe('already-ended');
+    const again = await request(h.app).get(`/v1/matches/${id}`);
+    expect(again.body).toEqual(match);
+    expect((await request(h.app).get(`/v1/bots/${a.id}`)).body.games).toBe(1);
+  });
+
+  it('sends each bot the state of the protocol', async () => {
+    const a = await botWith('state-a', firstLegal);
+    const b = await botWith('state-b', firstLegal);
+    const { id } = await playMatch(a.id, b.id, { firstPlayer: 'black' });
+    const first = JSON.parse(a.server.requests[0]!.body);
+    expect(first).toMatchObject({
+      matchId: id,
+      game: 'reversi',
+      you: 'black',
+      ply: 1,
+      history: [],
+      legalMoves: ['d3', 'c4', 'f5', 'e6'],
+      timeLimitMs: 200,
+      remainingOverageMs: 0,
+      lastLatencyMs: null,
+      opponent: { id: b.id, name: 'state-b', rating: 1500 },
+    });
+    expect(first.board).toEqual([
+      '........',
+      '........',
+      '........',
+      '...WB...',
+      '...BW...',
+      '........',
+      '........',
+      '........',
+    ]);
+    const second = JSON.parse(a.server.requests[1]!.body);
+    expect(second.history.length).toBeGreaterThanOrEqual(2);
+    expect(typeof second.lastLatencyMs).toBe('number');
+  });
+
+  it('honours the single-direction rule', async () => {
+    const chooser: Behaviour = (seen, res) => {
+      const state = JSON.parse(seen.body);
+      const square = state.legalMoves[0];
+      const directions = trappingDirections(positionFromBoardText(state.board, state.you), square);
+      json({ action: square, direction: directions[directions.length - 1] })(seen, res, undefined as never);
+    };
+    const a = await botWith('single-a', chooser);
+    const b = await botWith('single-b', chooser);
+    const { match } = await playMatch(a.id, b.id, { captureRule: 'single-direction' });
+    expect(match.result.reason).toBe('completed');
+    replayRecorded(match);
+  });
+});
+
+describe('a bot at fault', () => {
+  const cases: [string, Behaviour, string][] = [
+    ['sleeps past its time limit', () => {}, 'timeout'],
+    ['answers 500', (_s, res) => res.writeHead(500).end('boom'), 'bot-error'],
+    ['answers garbage', (_s, res) => res.writeHead(200).end('not json'), 'invalid-response'],
+    ['answers an illegal move', json({ action: 'a1' }), 'illegal-move'],
+    ['closes the connection', (_s, _res, req) => req.socket.destroy(), 'bot-error'],
+    [
+      'sends a 10 MB body',
+      (_s, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1024 * 1024, 32);
+        let sent = 0;
+        const pump = () => {
+          while (sent < 10 && res.write(chunk)) sent++;
+          if (sent < 10) res.once('drain', pump);
+          else res.end();
+        };
+        pump();
+      },
+      'invalid-response',
+    ],
+    [
+      'redirects to a private address',
+      (_s, res) => res.writeHead(302, { location: 'http://169.254.169.254/' }).end(),
+      'bot-error',
+    ],
+  ];
+
+  describe.each(cases)('that %s', (name, behaviour, reason) => {
+    it(`loses by ${reason}`, async () => {
+      const slug = name.replace(/[^a-z0-9]+/g, '-').slice(0, 20);
+      const good = await botWith(`good-${slug}`, firstLegal);
+      const bad = await botWith(`bad-${slug}`, behaviour);
+      // White moves first, so the faulty bot as white faults on ply 1.
+      const { match } = await playMatch(good.id, bad.id);
+      expect(match.status).toBe('finished');
+      expect(match.result.reason).toBe(reason);
+      expect(match.result.winner).toBe('black');
+      expect(match.result.fault.player).toBe('white');
+      expect(match.moves).toEqual([]);
+      expect(match.ratings.white.after).toBeLessThan(1500);
+    });
+  });
+});

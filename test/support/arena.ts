@@ -1,0 +1,42 @@
+import { pino } from 'pino';
+import request from 'supertest';
+import { BotClient } from '../../src/bot-client/index.ts';
+import { systemClock } from '../../src/clock.ts';
+import type { Player } from '../../src/match/player.ts';
+import { playersFor } from '../../src/match/players.ts';
+import { eloRule } from '../../src/match/rating-rule.ts';
+import { MatchRunner } from '../../src/match/runner.ts';
+import { admin } from './api.ts';
+import type { Harness } from './harness.ts';
+
+/** A match runner on the harness' store, calling bots over real HTTP. */
+export function runnerFor(h: Harness, pull?: (botId: string) => Player) {
+  const client = new BotClient({ allowPrivateAddresses: true });
+  const noPull = (): Player => {
+    throw new Error('this test has no pull bots');
+  };
+  const runner = new MatchRunner({
+    store: h.store,
+    clock: systemClock,
+    playerFor: playersFor(client, pull ?? noPull),
+    rate: eloRule(h.config.rating),
+    logger: pino({ level: 'silent' }),
+  });
+  return { runner, close: () => client.close() };
+}
+
+/** Creates a match through the API (as the admin) and returns its id. */
+export async function createMatch(
+  h: Harness,
+  black: string,
+  white: string,
+  extra: { rules?: Record<string, unknown>; rated?: boolean } = {},
+): Promise<string> {
+  const res = await request(h.app)
+    .post('/v1/matches')
+    .set(admin)
+    .send({ black, white, ...extra });
+  if (res.status !== 202)
+    throw new Error(`creating a match answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}

@@ -1,0 +1,29 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Harness } from './harness.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A real `npm run worker` process on the harness' Redis prefix. */
+export function spawnWorker(h: Harness, env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      REDIS_URL: h.config.redis.url,
+      REDIS_PREFIX: h.prefix,
+      ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
+      WORKER_LOCK_MS: '2000',
+      WORKER_CONCURRENCY: '2',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return child;
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}

@@ -1,0 +1,28 @@
+/**
+ * `npm run worker`: a standalone pool of match workers. Run as many processes, on as many machines,
+ * as you like against the same Redis: they share one queue.
+ */
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { startWorkers } from '../src/service.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  const workers = await startWorkers(config, logger);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down');
+    await workers.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
