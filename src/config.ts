@@ -38,6 +38,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_IP: integer(300, 1),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_GRACE_MS: integer(10_000, 0),
+  /** Silence after which the event stream sends a keep-alive comment. */
+  SSE_KEEPALIVE_MS: integer(15_000, 100),
   ELO_START: integer(1500, 0),
   ELO_K_PROVISIONAL: integer(40, 1),
   ELO_K: integer(20, 1),
@@ -62,7 +64,11 @@ export interface Config {
   readonly adminToken: string | undefined;
   readonly allowPrivateBotUrls: boolean;
   readonly matchmakingEnabled: boolean;
-  readonly workers: { readonly inProcess: boolean; readonly concurrency: number; readonly lockDurationMs: number };
+  readonly workers: {
+    readonly inProcess: boolean;
+    readonly concurrency: number;
+    readonly lockDurationMs: number;
+  };
   readonly limits: {
     readonly timeLimitMs: { readonly min: number; readonly max: number; readonly default: number };
     readonly overageMs: { readonly min: number; readonly max: number; readonly default: number };
@@ -76,6 +82,7 @@ export interface Config {
   };
   readonly trustProxy: string;
   readonly shutdownGraceMs: number;
+  readonly sseKeepAliveMs: number;
   readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   readonly validateResponses: boolean;
 }
@@ -121,7 +128,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.ADMIN_TOKEN,
     allowPrivateBotUrls: e.ARENA_ALLOW_PRIVATE_BOT_URLS,
     matchmakingEnabled: e.MATCHMAKING_ENABLED,
-    workers: { inProcess: e.WORKERS_IN_PROCESS, concurrency: e.WORKER_CONCURRENCY, lockDurationMs: e.WORKER_LOCK_MS },
+    workers: {
+      inProcess: e.WORKERS_IN_PROCESS,
+      concurrency: e.WORKER_CONCURRENCY,
+      lockDurationMs: e.WORKER_LOCK_MS,
+    },
     limits: { timeLimitMs: timeLimit, overageMs: overage },
     rateLimit: {
       windowMs: e.RATE_LIMIT_WINDOW_MS,
@@ -136,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustProxy: e.TRUST_PROXY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
     logLevel: e.LOG_LEVEL,
     validateResponses: e.OPENAPI_VALIDATE_RESPONSES,
   });

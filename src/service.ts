@@ -9,10 +9,12 @@ import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
 import type { Player } from './match/player.ts';
 import { playersFor } from './match/players.ts';
+import { announceStart, PullPlayer } from './match/pull-player.ts';
 import { eloRule } from './match/rating-rule.ts';
 import { MatchRunner } from './match/runner.ts';
 import { MatchWorker } from './match/worker.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
+import { PullStore } from './store/pull-store.ts';
 import { createRedis } from './store/redis-connection.ts';
 import { RedisStore } from './store/redis-store.ts';
 
@@ -41,22 +43,16 @@ export async function startWorkers(config: Config, logger: Logger) {
   const store = new RedisStore(storeRedis, config.redis.prefix);
   const queue = new BullMatchQueue(storeRedis, config.redis.prefix);
   const client = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
-  const pull = (botId: string): Player => ({
-    move: async ({ state }) => ({
-      ok: false,
-      fault: {
-        reason: 'bot-error',
-        message: `pull bot ${botId} cannot play yet (match ${state.matchId})`,
-        latencyMs: 0,
-      },
-    }),
-  });
+  const pullStore = new PullStore(storeRedis, config.redis.prefix);
+  const pull = (botId: string): Player =>
+    new PullPlayer(botId, { pull: pullStore, store, clock: systemClock });
   const runner = new MatchRunner({
     store,
     clock: systemClock,
     playerFor: playersFor(client, pull),
     rate: eloRule(config.rating),
     logger,
+    announceStart: (match) => announceStart(pullStore, match),
   });
   const worker = new MatchWorker({
     connection: workerRedis,

@@ -6,9 +6,11 @@ import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
 import { BotService } from '../arena/bots.ts';
 import { MatchService } from '../arena/matches.ts';
+import { PullService } from '../arena/pull.ts';
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
+import { PullStore } from '../store/pull-store.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { resolvePrincipal } from './auth.ts';
 import { httpMetrics } from './metrics.ts';
@@ -20,6 +22,7 @@ import { gamesRouter } from './routes/games.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
 import { opsRouter } from './routes/ops.ts';
+import { pullRouter } from './routes/pull.ts';
 import { loadSpec } from './spec.ts';
 import { responseValidator } from './validate-responses.ts';
 
@@ -65,6 +68,17 @@ export function createApp(deps: AppDeps): Express {
       logger.warn({ err: error, matchId }, 'match stored but not queued yet'),
   });
 
+  const pull = new PullStore(deps.redis, config.redis.prefix);
+  // Long polls and event streams block a connection each; they get their own, without a command timeout.
+  const blocking = () =>
+    deps.redis.duplicate({
+      lazyConnect: true,
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+      maxRetriesPerRequest: 1,
+    });
+  const pullService = new PullService({ store, pull, blocking });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -85,6 +99,9 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(resolvePrincipal(store, config.adminToken));
   app.use(gamesRouter(spec, config.limits));
+  app.use(
+    pullRouter({ service: pullService, store, pull, blocking, present, keepAliveMs: config.sseKeepAliveMs }),
+  );
   app.use(botsRouter(bots, present));
   app.use(matchesRouter(matches, present));
   app.use(leaderboardRouter(store, present));

@@ -157,6 +157,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{matchId}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The match's state, in the bot protocol's shape
+         * @description Public, for spectators too. A pull bot sends its token and `waitMs` to long-poll: the answer
+         *     comes as soon as it is that bot's turn or the match is over, and at `waitMs` at the latest with
+         *     the current state (not an error).
+         */
+        get: operations["getMatchState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{matchId}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a pull bot's move
+         * @description The bot to move plays its action with its token. The arena's clock runs from the moment its turn
+         *     began (see `deadline`); an illegal action is refused with `422` and the legal moves, and the bot may
+         *     correct it before its deadline. Posting the same action again for the same ply (a retry; send `ply`
+         *     or an `Idempotency-Key` header) answers as the first post did and plays nothing more.
+         */
+        post: operations["postMatchAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots/me/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling bot's matches
+         * @description Newest first; with `status=running`, the matches a pull bot should be playing.
+         */
+        get: operations["listMyMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling bot's event stream (Server-Sent Events)
+         * @description A `text/event-stream` of `matchStarted`, `yourTurn` (its data is the `MatchState` to play) and
+         *     `matchFinished` events, each with an `id`; comment lines keep the connection alive. Reconnect with
+         *     the `Last-Event-ID` header (browsers' `EventSource` does it by itself) to resume after the last event
+         *     seen. A new connection without it starts with a `yourTurn` for each match waiting for the bot.
+         *     While connected, a pull bot counts as available for matchmaking.
+         */
+        get: operations["streamMyEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leaderboard": {
         parameters: {
             query?: never;
@@ -628,7 +721,37 @@ export interface components {
          *       }
          *     }
          */
-        BotState: {
+        BotState: components["schemas"]["BotStateFields"];
+        /**
+         * @description A match's current state in the bot protocol's shape (`BotState`), plus whose turn it is, the status
+         *     and, while a bot is to move, its deadline. `you` is the caller's colour when the caller (by its
+         *     token) plays in the match; for spectators it is the side to move (black once the match is over).
+         *     `legalMoves`, `timeLimitMs` and `remainingOverageMs` are those of `you`.
+         */
+        MatchState: components["schemas"]["BotStateFields"] & {
+            /** @description The side to move; `null` once the match is over. */
+            toMove: components["schemas"]["Color"] | null;
+            status: components["schemas"]["MatchStatus"];
+            /**
+             * Format: date-time
+             * @description When the side to move runs out of time (its limit plus its overage bank), while the arena waits for it.
+             */
+            deadline: string | null;
+            result: components["schemas"]["MatchResult"] | null;
+        };
+        /**
+         * @description A pull bot's action. Send `ply` (the state's `ply`) so a retried post is recognized as the same action.
+         * @example {
+         *       "action": "e3",
+         *       "ply": 1
+         *     }
+         */
+        PullAction: {
+            action: components["schemas"]["Square"];
+            direction?: components["schemas"]["Direction"];
+            ply?: number;
+        };
+        BotStateFields: {
             matchId: components["schemas"]["MatchId"];
             /** @constant */
             game: "reversi";
@@ -1019,6 +1142,151 @@ export interface operations {
                 };
             };
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getMatchState: {
+        parameters: {
+            query?: {
+                /** @description With a player's token, wait up to this long for the caller's turn or the end. */
+                waitMs?: number;
+            };
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchState"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    postMatchAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string per action; a repeated key answers as its first use. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PullAction"];
+            };
+        };
+        responses: {
+            /** @description Accepted. The state after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchState"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            /** @description The token is not a player of this match (`matches/not-a-player`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["Problem"];
+            /** @description Not this bot's turn (`matches/not-your-turn`), the match is over (`matches/over`), or that ply was played with another action (`matches/ply-taken`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An illegal action (`matches/illegal-action`); `legalMoves` lists the legal ones. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    listMyMatches: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["MatchStatus"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchPage"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    streamMyEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 1764680000000-0
+                     *     event: yourTurn
+                     *     data: {"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","ply":1,"you":"white","toMove":"white","legalMoves":["e3","f4","c5","d6"]}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };

@@ -8,9 +8,9 @@ import { InvalidRequestError } from '../errors.ts';
 export function parse<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  part: 'body' | 'query' | 'params',
+  part: 'body' | 'query' | 'params' | 'headers',
 ): z.output<S> {
-  const result = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
+  const result = schema.safeParse(value ?? (part === 'body' || part === 'headers' ? undefined : {}));
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({
     path: [part, ...issue.path.map(String)].join('.'),

@@ -98,3 +98,28 @@ export const leaderboardQuery = z.strictObject({
 tied<Exact<Partial<z.output<typeof leaderboardQuery>>, Query<'getLeaderboard'>>>();
 
 export const noQuery = z.strictObject({});
+
+export const pullActionBody = z.strictObject({
+  action: z.string().regex(/^[a-h][1-8]$/, 'must be a square a1..h8'),
+  direction: z.enum(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw']).optional(),
+  ply: z.number().int().min(1).optional(),
+});
+tied<Exact<z.input<typeof pullActionBody>, Schemas['PullAction']>>();
+
+export const matchStateQuery = z.strictObject({
+  waitMs: z.coerce.number().int().min(0).max(30_000).default(0),
+});
+tied<Exact<Partial<z.output<typeof matchStateQuery>>, Query<'getMatchState'>>>();
+
+export const myMatchesQuery = z.strictObject({
+  status: z.enum(['queued', 'running', 'finished', 'aborted']).optional(),
+  limit,
+  cursor,
+});
+tied<Exact<Partial<z.output<typeof myMatchesQuery>>, Query<'listMyMatches'>>>();
+
+export const idempotencyKeyHeader = z.string().min(1).max(200).optional();
+export const lastEventIdHeader = z
+  .string()
+  .regex(/^\d{1,20}-\d{1,20}$/, 'must be an event id from this stream')
+  .optional();

@@ -31,6 +31,8 @@ export interface MatchRunnerDeps {
   readonly playerFor: PlayerFor;
   readonly rate: RatingRule;
   readonly logger: Logger;
+  /** Tells both players a match has started (at least once: again when a match resumes). */
+  readonly announceStart?: (match: MatchRecord) => Promise<void>;
 }
 
 /** The arena passes for a side with no move; the engine accepts a pass exactly then. */
@@ -65,6 +67,7 @@ export class MatchRunner {
     const [black, white] = await store.getBots([match.black.id, match.white.id]);
     if (!black || !white) return this.finish(match, this.abortResult(match, 'a player no longer exists'));
     const bots: Record<Color, BotRecord> = { black, white };
+    await this.deps.announceStart?.(match);
 
     // Each pass of this loop starts from the stored record; it repeats only when another worker
     // recorded a ply first (a job that BullMQ believed stalled), so both continue from the truth.

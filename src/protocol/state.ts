@@ -9,6 +9,7 @@ import type { MatchRecord, MoveRecord } from '../store/records.ts';
  */
 export type BotState = components['schemas']['BotState'];
 export type BotAction = components['schemas']['BotAction'];
+export type MatchState = components['schemas']['MatchState'];
 type WireDirection = components['schemas']['Direction'];
 
 export interface TurnContext {
@@ -19,16 +20,19 @@ export interface TurnContext {
   readonly remainingOverageMs: number;
   readonly lastLatencyMs: number | null;
   readonly opponentRating: number;
+  /** Whose view this is; the side to move when left out. */
+  readonly you?: Color;
 }
 
 /**
- * The state for the player to move in `position`.
+ * The state as `turn.you` (by default the player to move in `position`) sees it. `legalMoves` is
+ * empty when it is not that player's turn.
  *
  * @example
  * botState({ match, moves: [], position: initialPosition(), timeLimitMs: 1000, remainingOverageMs: 5000, lastLatencyMs: null, opponentRating: 1500 })
  */
 export function botState(turn: TurnContext): BotState {
-  const you: Color = turn.position.toMove;
+  const you: Color = turn.you ?? turn.position.toMove;
   const opponent = you === 'black' ? turn.match.white : turn.match.black;
   const { timeLimitMs, overageMs, ...rules } = turn.match.rules;
   return {
@@ -36,7 +40,7 @@ export function botState(turn: TurnContext): BotState {
     game: 'reversi',
     you,
     board: boardText(turn.position),
-    legalMoves: legalMoves(turn.position),
+    legalMoves: you === turn.position.toMove ? legalMoves(turn.position) : [],
     ply: turn.moves.length + 1,
     history: turn.moves.map((move) => ({
       ply: move.ply,

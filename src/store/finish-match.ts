@@ -81,6 +81,11 @@ export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: Finis
     ] as const) {
       multi.zrem(all, matchId).zadd(botKey, 0, matchId);
     }
+    // The players hear of the end in the same transaction: exactly one matchFinished each.
+    const event = JSON.stringify({ matchId, status, result });
+    for (const id of [ids.black, ids.white]) {
+      multi.xadd(keys.botEvents(id), 'MAXLEN', '~', 1000, '*', 'type', 'matchFinished', 'data', event);
+    }
     const committed = await multi.exec();
     if (committed !== null) return true;
   }

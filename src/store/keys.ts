@@ -20,6 +20,17 @@ export function storeKeys(prefix: string) {
     /** List of a bot's rating changes as JSON, oldest first. */
     ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
     match: (id: string) => `${p}match:${id}`,
+    /** Hash of the open turn of a pull bot: ply, player, botId, startedAt, deadline. */
+    turn: (matchId: string) => `${p}match:${matchId}:turn`,
+    /** List the worker blocks on for a pull bot's actions. */
+    actions: (matchId: string) => `${p}match:${matchId}:actions`,
+    /** The action accepted for a ply (makes a retried post idempotent). */
+    answer: (matchId: string, ply: number) => `${p}match:${matchId}:answer:${ply}`,
+    idempotency: (matchId: string, key: string) => `${p}match:${matchId}:idem:${key}`,
+    /** Stream of a bot's events (matchStarted, yourTurn, matchFinished); ids are the SSE event ids. */
+    botEvents: (botId: string) => `${p}bot:${botId}:events`,
+    /** Present while a bot listens to its event stream. */
+    botOnline: (botId: string) => `${p}bot:${botId}:online`,
     moves: (id: string) => `${p}match:${id}:moves`,
     /** Sorted sets of match ids, all scores 0; ids are ULIDs, so lexical order is creation order. */
     matches: (status?: MatchStatus) => (status ? `${p}matches:${status}` : `${p}matches:all`),

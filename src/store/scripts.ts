@@ -99,3 +99,18 @@ redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'moveCount', ARGV[1])
 return 1
 `;
+
+/**
+ * KEYS: answer, actions, idempotency (or '' for none). ARGV: action JSON, ttl seconds.
+ * Records the action for its ply once. Returns 'accepted' for the first post, else the JSON of the
+ * action already recorded for that ply (the caller compares, to tell a retry from a conflict).
+ */
+export const SUBMIT_ACTION = `
+local existing = redis.call('GET', KEYS[1])
+if existing then return existing end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
+return 'accepted'
+`;

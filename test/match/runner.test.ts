@@ -10,10 +10,10 @@ import {
   rulesOptions,
   trappingDirections,
 } from '../../src/reversi/index.ts';
-import { type LoopbackBot, startLoopbackBot } from '../bot-client/loopback-bot.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
 
 type Behaviour = Parameters<typeof startLoopbackBot>[0];
 

@@ -4,8 +4,10 @@ import { BotClient } from '../../src/bot-client/index.ts';
 import { systemClock } from '../../src/clock.ts';
 import type { Player } from '../../src/match/player.ts';
 import { playersFor } from '../../src/match/players.ts';
+import { announceStart } from '../../src/match/pull-player.ts';
 import { eloRule } from '../../src/match/rating-rule.ts';
 import { MatchRunner } from '../../src/match/runner.ts';
+import { PullStore } from '../../src/store/pull-store.ts';
 import { admin } from './api.ts';
 import type { Harness } from './harness.ts';
 
@@ -21,6 +23,7 @@ export function runnerFor(h: Harness, pull?: (botId: string) => Player) {
     playerFor: playersFor(client, pull ?? noPull),
     rate: eloRule(h.config.rating),
     logger: pino({ level: 'silent' }),
+    announceStart: (match) => announceStart(new PullStore(h.redis, h.prefix), match),
   });
   return { runner, close: () => client.close() };
 }

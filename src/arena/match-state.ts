@@ -1,0 +1,46 @@
+import { replay } from '../match/replay.ts';
+import { botState, type MatchState } from '../protocol/state.ts';
+import { type Color, isGameOver, opponent, type Position } from '../reversi/index.ts';
+import type { MatchRecord, MoveRecord } from '../store/records.ts';
+
+export interface StateView {
+  readonly match: MatchRecord;
+  readonly moves: readonly MoveRecord[];
+  /** The caller's colour when it plays in the match; spectators see the side to move. */
+  readonly viewer: Color | null;
+  readonly ratings: Record<Color, number>;
+  /** When the side to move runs out of time, while the arena waits for it (epoch ms). */
+  readonly deadline: number | null;
+  /** A position already computed from `moves` (saves a replay). */
+  readonly position?: Position;
+}
+
+/**
+ * A match's state in the bot protocol's shape plus whose turn it is, its status and deadline: what
+ * `GET /v1/matches/{id}/state` answers and what a pull bot's `yourTurn` event carries.
+ */
+export function matchState(view: StateView): MatchState {
+  const game = replay(view.match.rules, view.moves);
+  const position = view.position ?? game.position;
+  const running = view.match.status === 'queued' || view.match.status === 'running';
+  const toMove: Color | null = running && !isGameOver(position) ? position.toMove : null;
+  const you: Color = view.viewer ?? toMove ?? 'black';
+  const state = botState({
+    match: view.match,
+    moves: view.moves,
+    position,
+    you,
+    timeLimitMs: view.match.rules.timeLimitMs,
+    remainingOverageMs: Math.max(0, game.banks[you]),
+    lastLatencyMs: game.lastLatency[you],
+    opponentRating: view.ratings[opponent(you)],
+  });
+  return {
+    ...state,
+    legalMoves: toMove === you ? state.legalMoves : [],
+    toMove,
+    status: view.match.status,
+    deadline: toMove !== null && view.deadline !== null ? new Date(view.deadline).toISOString() : null,
+    result: (view.match.result as MatchState['result']) ?? null,
+  };
+}

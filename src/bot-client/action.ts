@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { BotAction } from './types.ts';
+
+/** True only when A and B are the same type. */
+type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Compile-time check that the schema below and openapi.yaml's `BotAction` agree. */
+function tied<_Check extends true>(): void {}
+
+/** A bot's answer: a square a1..h8 and, under single-direction capture, a direction. Nothing else. */
+export const botActionSchema = z.strictObject({
+  action: z.string().regex(/^[a-h][1-8]$/, 'must be a square a1..h8'),
+  direction: z.enum(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw']).optional(),
+});
+tied<Exact<z.output<typeof botActionSchema>, BotAction>>();
+
+/**
+ * Parses a bot's response body. Returns the action, or a one-line reason naming what is wrong
+ * (not JSON, or the first schema issue).
+ *
+ * @example
+ * parseBotAction('{"action":"e3"}'); // { ok: true, action: { action: 'e3' } }
+ * parseBotAction('e3'); // { ok: false, message: 'the response is not JSON' }
+ */
+export function parseBotAction(
+  text: string,
+): { ok: true; action: BotAction } | { ok: false; message: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'the response is not JSON' };
+  }
+  const parsed = botActionSchema.safeParse(json);
+  if (parsed.success) return { ok: true, action: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return { ok: false, message: `the response is not a BotAction: ${where}: ${issue?.message ?? 'invalid'}` };
+}

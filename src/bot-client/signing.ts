@@ -1,0 +1,42 @@
+import { Webhook } from 'standardwebhooks';
+import type { RandomBytes } from '../clock.ts';
+
+/** The Standard Webhooks headers of one call. */
+export interface WebhookHeaders {
+  readonly 'webhook-id': string;
+  readonly 'webhook-timestamp': string;
+  readonly 'webhook-signature': string;
+}
+
+/**
+ * A `webhook-id` unique per call and readable in a bot's logs: the match, the ply, then 12 random
+ * hex digits (a retried ply gets a new id; the one network retry inside a call keeps it).
+ *
+ * @example
+ * webhookId('match_01JC3S2Q7G5T1XK0V3JH3W6R2D', 7, randomBytes); // 'match_01JC…-7-9f2c04d1e5ab'
+ */
+export function webhookId(matchId: string, ply: number, random: RandomBytes): string {
+  return `${matchId}-${ply}-${Buffer.from(random(6)).toString('hex')}`;
+}
+
+/**
+ * Signs `payload` with the Standard Webhooks scheme (HMAC-SHA256 over `id.timestamp.payload`, the
+ * secret given as `whsec_` + base64). A bot checks it with `new Webhook(secret).verify(body, headers)`.
+ * Throws if the secret is not a valid Standard Webhooks secret (the arena made it, so that is a bug).
+ *
+ * @example
+ * signedHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'match_x-1-abc', Date.now(), '{"ply":1}');
+ */
+export function signedHeaders(
+  secret: string,
+  id: string,
+  timestampMs: number,
+  payload: string,
+): WebhookHeaders {
+  const date = new Date(Math.floor(timestampMs / 1000) * 1000);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(date.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, date, payload),
+  };
+}

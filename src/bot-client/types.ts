@@ -1,0 +1,70 @@
+import type { Clock, RandomBytes } from '../clock.ts';
+import type { components } from '../http/openapi-types.ts';
+
+/** What the arena sends a push bot on its turn (the `BotState` schema of openapi.yaml). */
+export type BotState = components['schemas']['BotState'];
+
+/** What a push bot answers (the `BotAction` schema of openapi.yaml). */
+export type BotAction = components['schemas']['BotAction'];
+
+/** One turn's call to a push bot. */
+export interface BotCallRequest {
+  /** The bot's registered URL; anything but http and https is refused. */
+  readonly url: string;
+  /** The bot's Standard Webhooks secret (`whsec_…`); `null` sends the call unsigned. */
+  readonly webhookSecret: string | null;
+  readonly state: BotState;
+  /** The whole time the bot has: connect, request, and the response body, as the arena measures it. */
+  readonly timeoutMs: number;
+  /**
+   * The caller's own cancellation (a worker shutting down). Not a bot fault: when it fires the call
+   * rejects with the signal's reason instead of returning an outcome.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Why a bot's turn failed. `timeout`: no complete answer within the limit. `bot-error`: the bot could
+ * not be reached or answered a non-2xx status. `invalid-response`: a 2xx answer that is not a
+ * `BotAction` (not JSON, wrong shape, too large).
+ */
+export type BotFaultReason = 'timeout' | 'bot-error' | 'invalid-response';
+
+export interface BotFault {
+  readonly reason: BotFaultReason;
+  /** One line for humans (match records, logs); never a stack trace. */
+  readonly message: string;
+  /** The HTTP status when the bot answered one. */
+  readonly status?: number;
+  readonly latencyMs: number;
+  /** The first bytes of the bot's body (at most `EXCERPT_BYTES`), when it sent one. */
+  readonly body?: string;
+}
+
+/** The result of one call: the bot's action, or the fault that forfeits its turn. */
+export type BotCallOutcome =
+  | { readonly ok: true; readonly action: BotAction; readonly latencyMs: number }
+  | { readonly ok: false; readonly fault: BotFault };
+
+export interface BotClientOptions {
+  /**
+   * Let bots live on loopback, private and link-local addresses (config `ARENA_ALLOW_PRIVATE_BOT_URLS`).
+   * For local development and tests only: in production a bot URL could otherwise reach the arena's
+   * own Redis or a cloud metadata service.
+   */
+  readonly allowPrivateAddresses: boolean;
+  /** Monotonic milliseconds for latency; `performance.now` by default. */
+  readonly now?: () => number;
+  /** Wall-clock time for the `webhook-timestamp` header; `systemClock` by default. */
+  readonly clock?: Clock;
+  /** Randomness for `webhook-id`; `crypto.randomBytes` by default. */
+  readonly random?: RandomBytes;
+  /** Idle keep-alive connections are closed after this long (default 4000 ms). */
+  readonly keepAliveTimeoutMs?: number;
+}
+
+/** A response body past this many bytes is a fault; the rest is never read. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** How much of a bad body a fault keeps. */
+export const EXCERPT_BYTES = 200;

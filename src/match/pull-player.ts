@@ -1,0 +1,73 @@
+import { matchState } from '../arena/match-state.ts';
+import type { Clock } from '../clock.ts';
+import type { Direction } from '../reversi/index.ts';
+import type { PullStore } from '../store/pull-store.ts';
+import type { MatchRecord } from '../store/records.ts';
+import type { ArenaStore } from '../store/store.ts';
+import type { MoveOutcome, MoveRequest, Player } from './player.ts';
+
+/**
+ * A pull bot's side of a match: the worker opens the turn (the bot hears `yourTurn` on its event
+ * stream and sees the deadline in the state), then blocks on Redis until the API hands it the action
+ * the bot posted, or the time is up. The API has already checked the action is legal.
+ */
+export class PullPlayer implements Player {
+  constructor(
+    private readonly botId: string,
+    private readonly deps: { readonly pull: PullStore; readonly store: ArenaStore; readonly clock: Clock },
+  ) {}
+
+  async move({ state, timeoutMs, signal }: MoveRequest): Promise<MoveOutcome> {
+    const { pull, store, clock } = this.deps;
+    const startedAt = clock.now();
+    const started = performance.now();
+    const deadline = startedAt + timeoutMs;
+    const [match, moves] = await Promise.all([store.getMatch(state.matchId), store.getMoves(state.matchId)]);
+    if (match === null) throw new Error(`match ${state.matchId} vanished`);
+    const event = matchState({
+      match,
+      moves,
+      viewer: state.you,
+      ratings:
+        state.you === 'black'
+          ? { black: 0, white: state.opponent.rating }
+          : { black: state.opponent.rating, white: 0 },
+      deadline,
+    });
+    await pull.openTurn(
+      { matchId: state.matchId, ply: state.ply, player: state.you, botId: this.botId, startedAt, deadline },
+      JSON.stringify(event),
+    );
+    try {
+      const action = await pull.awaitAction(state.matchId, state.ply, timeoutMs, signal);
+      const latencyMs = Math.round(performance.now() - started);
+      if (action === null) {
+        return {
+          ok: false,
+          fault: { reason: 'timeout', message: `no action within ${timeoutMs} ms`, latencyMs },
+        };
+      }
+      return {
+        ok: true,
+        action: {
+          action: action.action,
+          ...(action.direction ? { direction: action.direction as Direction } : {}),
+        },
+        latencyMs,
+      };
+    } finally {
+      await pull.closeTurn(state.matchId);
+    }
+  }
+}
+
+/** The `matchStarted` event both players find on their event streams. */
+export async function announceStart(pull: PullStore, match: MatchRecord): Promise<void> {
+  const data = JSON.stringify({
+    matchId: match.id,
+    black: match.black,
+    white: match.white,
+    rules: match.rules,
+  });
+  await Promise.all([match.black.id, match.white.id].map((id) => pull.appendEvent(id, 'matchStarted', data)));
+}
