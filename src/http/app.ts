@@ -95,6 +95,7 @@ export function createApp(deps: AppDeps): Express {
       registry: deps.registry,
       pingStore: () => store.ping(),
       isShuttingDown: deps.isShuttingDown ?? (() => false),
+      moreMetrics: () => deps.queue.prometheusMetrics(),
     }),
   );
   app.use(resolvePrincipal(store, config.adminToken));

@@ -4,7 +4,6 @@ import { botState } from '../protocol/state.ts';
 import {
   type Color,
   DEFAULT_RULES,
-  type Direction,
   discCounts,
   isGameOver,
   mustPass,
@@ -22,6 +21,7 @@ import type {
   ResultReason,
 } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
+import { MoveRecorder } from './move-recorder.ts';
 import type { MoveOutcome, PlayerFor } from './player.ts';
 import { engineRules, overageSpent, type ReplayedGame, replay } from './replay.ts';
 
@@ -33,6 +33,11 @@ export interface MatchRunnerDeps {
   readonly logger: Logger;
   /** Tells both players a match has started (at least once: again when a match resumes). */
   readonly announceStart?: (match: MatchRecord) => Promise<void>;
+  /**
+   * Called after each recorded move with the arena's own time for it: everything from the start
+   * of the turn to the move being stored, less the time spent waiting for the bot's answer.
+   */
+  readonly onMoveTimed?: (timing: { readonly latencyMs: number; readonly overheadMs: number }) => void;
 }
 
 /** The arena passes for a side with no move; the engine accepts a pass exactly then. */
@@ -41,6 +46,16 @@ function passTurn(position: Position): Position {
   if (!passed.ok) throw passed.error;
   return passed.position;
 }
+
+type Turn =
+  | {
+      readonly kind: 'move';
+      readonly move: MoveRecord;
+      readonly position: Position;
+      readonly botTimeMs: number;
+    }
+  | { readonly kind: 'fault'; readonly fault: Fault }
+  | { readonly kind: 'interrupted' };
 
 /** How a run of `MatchRunner.play` ended. */
 export type RunEnd = 'finished' | 'already-ended' | 'missing' | 'interrupted';
@@ -69,8 +84,8 @@ export class MatchRunner {
     const bots: Record<Color, BotRecord> = { black, white };
     await this.deps.announceStart?.(match);
 
-    // Each pass of this loop starts from the stored record; it repeats only when another worker
-    // recorded a ply first (a job that BullMQ believed stalled), so both continue from the truth.
+    // Each pass starts from the stored record; it repeats only when another worker recorded a ply
+    // first (a job BullMQ believed stalled), so both go on from the truth.
     for (;;) {
       const moves = await store.getMoves(matchId);
       let game: ReplayedGame;
@@ -80,82 +95,123 @@ export class MatchRunner {
         this.deps.logger.error({ err: error, matchId }, 'corrupt move record; aborting the match');
         return this.finish(match, this.abortResult(match, 'the move record is corrupt'));
       }
-      let { position } = game;
-      const { banks, lastLatency } = game;
-      const rules = engineRules(match.rules);
-      let resync = false;
-
-      while (!isGameOver(position)) {
-        if (signal.aborted) return 'interrupted';
-        const color = position.toMove;
-        const ply = moves.length + 1;
-        let move: MoveRecord;
-        if (mustPass(position)) {
-          move = { ply, player: color, square: 'pass', flips: [], latencyMs: 0 };
-          position = passTurn(position);
-        } else {
-          const timeoutMs = match.rules.timeLimitMs + banks[color];
-          const state = botState({
-            match,
-            moves,
-            position,
-            timeLimitMs: match.rules.timeLimitMs,
-            remainingOverageMs: banks[color],
-            lastLatencyMs: lastLatency[color],
-            opponentRating: bots[opponent(color)].rating,
-          });
-          const answer = await this.deps.playerFor(bots[color]).move({ state, timeoutMs, signal });
-          if (signal.aborted) return 'interrupted';
-          if (!answer.ok) return this.finish(match, this.faultResult(match, position, color, answer.fault));
-          if (answer.latencyMs > timeoutMs) {
-            const fault: Fault = {
-              reason: 'timeout',
-              message: `answered after ${answer.latencyMs} ms, over the ${timeoutMs} ms it had`,
-              latencyMs: answer.latencyMs,
-            };
-            return this.finish(match, this.faultResult(match, position, color, fault));
-          }
-          const { action, direction } = answer.action;
-          const played = play(
-            position,
-            { square: action, ...(direction ? { direction: direction as Direction } : {}) },
-            rules,
-          );
-          if (!played.ok) {
-            const fault: Fault = {
-              reason: 'illegal-move',
-              message: `${action}${direction ? ` ${direction}` : ''} is not legal: ${played.error.message}`,
-              latencyMs: answer.latencyMs,
-              body: JSON.stringify(answer.action).slice(0, 200),
-            };
-            return this.finish(match, this.faultResult(match, position, color, fault));
-          }
-          banks[color] -= overageSpent(answer.latencyMs, match.rules.timeLimitMs);
-          lastLatency[color] = answer.latencyMs;
-          move = {
-            ply,
-            player: color,
-            square: action,
-            ...(direction && match.rules.captureRule === 'single-direction' ? { direction } : {}),
-            flips: played.flips,
-            latencyMs: answer.latencyMs,
-          };
-          position = played.position;
-        }
-        if (!(await store.appendMove(matchId, move))) {
-          resync = true;
-          break;
-        }
-        moves.push(move);
-      }
-      if (resync) {
-        const current = await store.getMatch(matchId);
-        if (current === null || current.status !== 'running') return 'already-ended';
-        continue;
-      }
-      const final = outcome(position, rules);
-      return this.finish(match, { winner: final.winner, discs: final.discs, reason: 'completed' });
+      const end = await this.playFrom(match, bots, moves, game, signal);
+      if (end !== 'resync') return end;
+      const current = await store.getMatch(matchId);
+      if (current === null || current.status !== 'running') return 'already-ended';
     }
+  }
+
+  /** Plays on from a replayed record until the end, a fault, an interruption or a lost race. */
+  private async playFrom(
+    match: MatchRecord,
+    bots: Record<Color, BotRecord>,
+    moves: MoveRecord[],
+    game: ReplayedGame,
+    signal: AbortSignal,
+  ): Promise<RunEnd | 'resync'> {
+    const recorder = new MoveRecorder(this.deps.store, match.id);
+    const clocks = { banks: game.banks, lastLatency: game.lastLatency };
+    let { position } = game;
+    while (!isGameOver(position)) {
+      if (signal.aborted) {
+        await recorder.flush();
+        return 'interrupted';
+      }
+      const turnStarted = performance.now();
+      const turn = await this.takeTurn(match, bots, moves, position, clocks, signal);
+      if (turn.kind === 'interrupted') {
+        await recorder.flush();
+        return 'interrupted';
+      }
+      if (turn.kind === 'fault') {
+        if (!(await recorder.flush())) return 'resync';
+        return this.finish(match, this.faultResult(match, position, position.toMove, turn.fault));
+      }
+      if (!(await recorder.record(turn.move))) return 'resync';
+      moves.push(turn.move);
+      position = turn.position;
+      this.deps.onMoveTimed?.({
+        latencyMs: turn.move.latencyMs,
+        overheadMs: performance.now() - turnStarted - turn.botTimeMs,
+      });
+    }
+    if (!(await recorder.flush())) return 'resync';
+    const final = outcome(position, engineRules(match.rules));
+    return this.finish(match, { winner: final.winner, discs: final.discs, reason: 'completed' });
+  }
+
+  /** One ply: a pass for a side with no move, else the side's answer checked by the engine. */
+  private async takeTurn(
+    match: MatchRecord,
+    bots: Record<Color, BotRecord>,
+    moves: readonly MoveRecord[],
+    position: Position,
+    clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
+    signal: AbortSignal,
+  ): Promise<Turn> {
+    const color = position.toMove;
+    const ply = moves.length + 1;
+    if (mustPass(position)) {
+      const move: MoveRecord = { ply, player: color, square: 'pass', flips: [], latencyMs: 0 };
+      return { kind: 'move', move, position: passTurn(position), botTimeMs: 0 };
+    }
+    const { timeLimitMs } = match.rules;
+    const timeoutMs = timeLimitMs + clocks.banks[color];
+    const state = botState({
+      match,
+      moves,
+      position,
+      timeLimitMs,
+      remainingOverageMs: clocks.banks[color],
+      lastLatencyMs: clocks.lastLatency[color],
+      opponentRating: bots[opponent(color)].rating,
+    });
+    const asked = performance.now();
+    const answer = await this.deps.playerFor(bots[color]).move({ state, timeoutMs, signal });
+    const botTimeMs = performance.now() - asked;
+    if (signal.aborted) return { kind: 'interrupted' };
+    if (!answer.ok) return { kind: 'fault', fault: answer.fault };
+    const { latencyMs } = answer;
+    if (latencyMs > timeoutMs) {
+      return {
+        kind: 'fault',
+        fault: {
+          reason: 'timeout',
+          message: `answered after ${latencyMs} ms, over the ${timeoutMs} ms it had`,
+          latencyMs,
+        },
+      };
+    }
+    const { action, direction } = answer.action;
+    const played = play(
+      position,
+      { square: action, ...(direction ? { direction } : {}) },
+      engineRules(match.rules),
+    );
+    if (!played.ok) {
+      const named = `${action}${direction ? ` ${direction}` : ''}`;
+      return {
+        kind: 'fault',
+        fault: {
+          reason: 'illegal-move',
+          message: `${named} is not legal: ${played.error.message}`,
+          latencyMs,
+          body: JSON.stringify(answer.action).slice(0, 200),
+        },
+      };
+    }
+    clocks.banks[color] -= overageSpent(latencyMs, timeLimitMs);
+    clocks.lastLatency[color] = latencyMs;
+    const move: MoveRecord = {
+      ply,
+      player: color,
+      square: action,
+      ...(direction && match.rules.captureRule === 'single-direction' ? { direction } : {}),
+      flips: played.flips,
+      latencyMs,
+    };
+    return { kind: 'move', move, position: played.position, botTimeMs };
   }
 
   private async finish(match: MatchRecord, result: MatchResult): Promise<RunEnd> {

@@ -5,6 +5,8 @@ import type { Redis } from 'ioredis';
 export interface MatchQueue {
   /** Queues a match; queuing the same match twice queues it once (the job id is the match id). */
   enqueue(matchId: string): Promise<void>;
+  /** The queue's own metrics (job counts by state) in the Prometheus text format. */
+  prometheusMetrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,10 @@ export class BullMatchQueue implements MatchQueue {
 
   async enqueue(matchId: string): Promise<void> {
     await this.queue.add('play', { matchId }, { jobId: matchId });
+  }
+
+  prometheusMetrics(): Promise<string> {
+    return this.queue.exportPrometheusMetrics();
   }
 
   async close(): Promise<void> {

@@ -58,6 +58,10 @@ describe('bradleyTerry', () => {
         ['C', 60],
       ]);
     });
+    it('gives the TSDoc example', () => {
+      const anchored = bradleyTerry(threeBots, { priorDraws: 0, anchorMean: 0 });
+      expect(anchored.ratings.map((r) => Math.round(r.rating))).toEqual([191, 0, -191]);
+    });
     it('gives the same answer from pairwise tallies', () => {
       const fromTallies = bradleyTerryFromTallies(
         [
@@ -142,8 +146,8 @@ describe('bradleyTerry', () => {
   describe('when the bots fall into groups that never met', () => {
     const games = [...match('a', 'b', 20, 0, 10), ...match('c', 'd', 5, 0, 25)];
 
-    it('anchors each group at the same mean', () => {
-      const fit = bradleyTerry(games, { anchorMean: 1600 });
+    it.each([0, 1])('anchors each group at the same mean (priorDraws %d)', (priorDraws) => {
+      const fit = bradleyTerry(games, { anchorMean: 1600, priorDraws });
       expect(ratingOf(fit, 'a').rating + ratingOf(fit, 'b').rating).toBeCloseTo(3200, 9);
       expect(ratingOf(fit, 'c').rating + ratingOf(fit, 'd').rating).toBeCloseTo(3200, 9);
       expect(ratingOf(fit, 'd').rating).toBeGreaterThan(ratingOf(fit, 'a').rating);
@@ -168,6 +172,41 @@ describe('bradleyTerry', () => {
     expect(() => bradleyTerryFromTallies(tallies, options)).toThrow(RangeError);
   });
 
+  describe('on a ladder where bots only meet their neighbours', () => {
+    // Ten bots 200 points apart; each plays 100 games against the next with the expected score.
+    const expected = 100 / (1 + 10 ** (-200 / 400));
+    const ladder: PairTally[] = Array.from({ length: 9 }, (_, i) => ({
+      a: `rung${i + 1}`,
+      b: `rung${i}`,
+      games: 100,
+      scoreA: expected,
+    }));
+    const spread = (fit: BradleyTerryFit) => fit.ratings[0]!.rating - fit.ratings.at(-1)!.rating;
+
+    it('recovers the 1800-point spread without the prior', () => {
+      expect(spread(bradleyTerryFromTallies(ladder, { priorDraws: 0 }))).toBeCloseTo(1800, 3);
+    });
+    it('shrinks it by about 1% with the default prior, not by a third', () => {
+      expect(spread(bradleyTerryFromTallies(ladder)) / 1800).toBeGreaterThan(0.99);
+    });
+    it('stops, at the default tolerance, within 0.001 points of a much tighter fit', () => {
+      const random = mulberry32(11);
+      const games: PairTally[] = [];
+      for (let k = 0; k < 20_000; k++) {
+        const low = Math.floor(random() * 99);
+        const high = Math.min(99, low + 1 + Math.floor(random() * 5));
+        const p = 1 / (1 + 10 ** (-(20 * (high - low)) / 400));
+        games.push({ a: `b${high}`, b: `b${low}`, games: 1, scoreA: random() < p ? 1 : 0 });
+      }
+      const loose = bradleyTerryFromTallies(games);
+      const tight = bradleyTerryFromTallies(games, { tolerance: 1e-10, maxIterations: 1_000_000 });
+      expect(tight.converged).toBe(true);
+      for (const r of loose.ratings) {
+        expect(Math.abs(r.rating - ratingOf(tight, r.id).rating)).toBeLessThan(0.001);
+      }
+    });
+  });
+
   it('reports when it runs out of iterations', () => {
     expect(bradleyTerry(threeBots, { maxIterations: 2 }).converged).toBe(false);
   });
@@ -185,9 +224,17 @@ describe('bradleyTerry', () => {
     const reversed = [...threeBots].reverse();
 
     it('does not depend on the order of the games', () => {
-      expect(replayElo(reversed)).not.toEqual(replayElo(threeBots));
       expect(Math.abs(replayElo(reversed).A! - replayElo(threeBots).A!)).toBeGreaterThan(1);
       expect(bradleyTerry(reversed)).toEqual(bradleyTerry(threeBots));
+    });
+    it('gives identical ratings for any shuffle', () => {
+      const random = mulberry32(3);
+      const shuffled = threeBots
+        .map((game) => ({ game, key: random() }))
+        .sort((x, y) => x.key - y.key)
+        .map(({ game }) => game);
+      expect(replayElo(shuffled)).not.toEqual(replayElo(threeBots));
+      expect(bradleyTerry(shuffled)).toEqual(bradleyTerry(threeBots));
     });
   });
 

@@ -33,6 +33,11 @@ describe('GET /metrics', () => {
       /http_request_duration_seconds_count\{method="GET",route="\/v1\/bots\/:botId",status="404"\} 1/,
     );
   });
+
+  it("includes the match queue's job counts", async () => {
+    const res = await request(h.app).get('/metrics');
+    expect(res.text).toMatch(/bullmq_job_count\{queue="matches", ?state="waiting"\} \d+/);
+  });
 });
 
 describe('every answer', () => {

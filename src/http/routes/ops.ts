@@ -10,6 +10,8 @@ export interface OpsDeps {
   /** Resolves when the store answers; rejects when it does not. */
   readonly pingStore: () => Promise<void>;
   readonly isShuttingDown: () => boolean;
+  /** More metrics in the Prometheus text format (the queue's). */
+  readonly moreMetrics: () => Promise<string>;
 }
 
 /** Health, readiness, metrics, the contract and its rendered reference. */
@@ -32,7 +34,8 @@ export function opsRouter(deps: OpsDeps): Router {
   });
 
   router.get('/metrics', async (_req, res) => {
-    res.type(deps.registry.contentType).send(await deps.registry.metrics());
+    const more = await deps.moreMetrics().catch(() => '');
+    res.type(deps.registry.contentType).send(`${await deps.registry.metrics()}\n${more}`);
   });
 
   router.get('/openapi.yaml', (_req, res) => {
