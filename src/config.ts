@@ -21,6 +21,16 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   ARENA_ALLOW_PRIVATE_BOT_URLS: flag.default(false),
   MATCHMAKING_ENABLED: flag.default(false),
+  MATCHMAKING_INTERVAL_MS: integer(10_000, 100),
+  /** A bot is never in more than this many queued or running matches made by the matchmaker. */
+  MATCHMAKING_MAX_CONCURRENT_PER_BOT: integer(2, 1),
+  MATCHMAKING_MAX_NEW_MATCHES: integer(20, 1),
+  MATCHMAKING_NEAREST: integer(3, 1),
+  MATCHMAKING_FAR_PROBABILITY: z.coerce.number().min(0).max(1).default(0.1),
+  /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
+  MATCHMAKING_PAUSE_AFTER_FAULTS: integer(3, 0),
+  /** How often the Bradley–Terry ratings are recomputed. */
+  STRENGTH_INTERVAL_MS: integer(60_000, 100),
   /** `npm start` runs the worker pool in the same process unless this is off. */
   WORKERS_IN_PROCESS: flag.default(true),
   WORKER_CONCURRENCY: integer(8, 1),
@@ -63,7 +73,16 @@ export interface Config {
   };
   readonly adminToken: string | undefined;
   readonly allowPrivateBotUrls: boolean;
-  readonly matchmakingEnabled: boolean;
+  readonly matchmaking: {
+    readonly enabled: boolean;
+    readonly intervalMs: number;
+    readonly maxConcurrentPerBot: number;
+    readonly maxNewMatches: number;
+    readonly nearest: number;
+    readonly farProbability: number;
+    readonly pauseAfterFaults: number;
+  };
+  readonly strengthIntervalMs: number;
   readonly workers: {
     readonly inProcess: boolean;
     readonly concurrency: number;
@@ -127,7 +146,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     adminToken: e.ADMIN_TOKEN,
     allowPrivateBotUrls: e.ARENA_ALLOW_PRIVATE_BOT_URLS,
-    matchmakingEnabled: e.MATCHMAKING_ENABLED,
+    matchmaking: {
+      enabled: e.MATCHMAKING_ENABLED,
+      intervalMs: e.MATCHMAKING_INTERVAL_MS,
+      maxConcurrentPerBot: e.MATCHMAKING_MAX_CONCURRENT_PER_BOT,
+      maxNewMatches: e.MATCHMAKING_MAX_NEW_MATCHES,
+      nearest: e.MATCHMAKING_NEAREST,
+      farProbability: e.MATCHMAKING_FAR_PROBABILITY,
+      pauseAfterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
+    },
+    strengthIntervalMs: e.STRENGTH_INTERVAL_MS,
     workers: {
       inProcess: e.WORKERS_IN_PROCESS,
       concurrency: e.WORKER_CONCURRENCY,

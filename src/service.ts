@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { MatchService } from './arena/matches.ts';
 import { BotClient } from './bot-client/index.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -13,6 +14,7 @@ import { announceStart, PullPlayer } from './match/pull-player.ts';
 import { eloRule } from './match/rating-rule.ts';
 import { MatchRunner } from './match/runner.ts';
 import { MatchWorker } from './match/worker.ts';
+import { ArenaScheduler } from './matchmaking/scheduler.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
 import { PullStore } from './store/pull-store.ts';
 import { createRedis } from './store/redis-connection.ts';
@@ -53,6 +55,7 @@ export async function startWorkers(config: Config, logger: Logger) {
     rate: eloRule(config.rating),
     logger,
     announceStart: (match) => announceStart(pullStore, match),
+    pauseAfterFaults: config.matchmaking.pauseAfterFaults,
   });
   const worker = new MatchWorker({
     connection: workerRedis,
@@ -65,10 +68,26 @@ export async function startWorkers(config: Config, logger: Logger) {
     logger,
     lockDurationMs: config.workers.lockDurationMs,
   });
-  logger.info({ concurrency: config.workers.concurrency }, 'match workers started');
+  const scheduler = new ArenaScheduler({
+    connection: workerRedis,
+    config,
+    store,
+    pull: pullStore,
+    matches: new MatchService({ store, queue, clock: systemClock, random, limits: config.limits }),
+    clock: systemClock,
+    random: Math.random,
+    logger,
+  });
+  await scheduler.start();
+  logger.info(
+    { concurrency: config.workers.concurrency, matchmaking: config.matchmaking.enabled },
+    'match workers started',
+  );
   return {
     worker,
+    scheduler,
     async close() {
+      await scheduler.close();
       await worker.close(config.shutdownGraceMs);
       await client.close();
       await queue.close();

@@ -2,7 +2,7 @@ import type { Clock, RandomBytes } from '../clock.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
-import type { BotRecord, Page } from '../store/records.ts';
+import type { BotRecord, Page, RatingHistoryEntry } from '../store/records.ts';
 import type { ArenaStore, BotQuery } from '../store/store.ts';
 import { type Principal, requireBotOrAdmin } from './principal.ts';
 import { hashToken, newBotToken, newWebhookSecret } from './secrets.ts';
@@ -58,6 +58,10 @@ export class BotService {
     return bot;
   }
 
+  ratingHistory(id: string, limit: number): Promise<RatingHistoryEntry[]> {
+    return this.deps.store.ratingHistory(id, limit);
+  }
+
   list(query: BotQuery): Promise<Page<BotRecord>> {
     return this.deps.store.listBots(query);
   }
@@ -75,7 +79,8 @@ export class BotService {
     if (url === null) webhookSecret = null;
     else if (url !== undefined && current.webhookSecret === null)
       webhookSecret = newWebhookSecret(this.deps.random);
-    const bot = await this.deps.store.updateBot(id, { ...changes, url, webhookSecret });
+    // Any change resumes a bot that matchmaking paused for its faults.
+    const bot = await this.deps.store.updateBot(id, { ...changes, url, webhookSecret, resume: true });
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
     return { bot, webhookSecret: webhookSecret ?? null };
   }

@@ -23,6 +23,7 @@ import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
+import { webRouter } from './routes/web.ts';
 import { loadSpec } from './spec.ts';
 import { responseValidator } from './validate-responses.ts';
 
@@ -106,6 +107,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(botsRouter(bots, present));
   app.use(matchesRouter(matches, present));
   app.use(leaderboardRouter(store, present));
+  app.use(webRouter());
   app.use(routeNotFound);
   app.use(
     errorHandler({

@@ -110,6 +110,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bots/{botId}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                botId: components["parameters"]["BotId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A bot's rating history
+         * @description The bot's Elo rating after each of its rated matches, oldest first (the latest `limit` of them).
+         */
+        get: operations["getBotRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches": {
         parameters: {
             query?: never;
@@ -539,6 +561,17 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             lastPlayedAt: string | null;
+            /**
+             * @description Set when matchmaking stopped pairing this push bot because its recent matches kept ending by its faults.
+             *     Any change to the bot (PATCH, e.g. a fixed URL) resumes it.
+             */
+            paused: components["schemas"]["Pause"] | null;
+        };
+        Pause: {
+            /** @example its last 3 matches ended by its faults (timeout) */
+            reason: string;
+            /** Format: date-time */
+            since: string;
         };
         BotSecrets: {
             /**
@@ -663,11 +696,44 @@ export interface components {
             draws: number;
             /** Format: date-time */
             lastPlayedAt: string | null;
+            /** @description The Bradley–Terry rating with its interval; null until the bot has rated games and the ratings were recomputed. */
+            strength: components["schemas"]["Strength"] | null;
+        };
+        RatingHistoryEntry: {
+            matchId: components["schemas"]["MatchId"];
+            /** Format: date-time */
+            at: string;
+            opponent: components["schemas"]["PlayerRef"];
+            /**
+             * @description 1 win, 0.5 draw, 0 loss.
+             * @enum {number}
+             */
+            score: 0 | 0.5 | 1;
+            before: number;
+            after: number;
+        };
+        RatingHistory: {
+            bot: components["schemas"]["PlayerRef"];
+            items: components["schemas"]["RatingHistoryEntry"][];
+        };
+        /**
+         * @description The Bradley–Terry maximum-likelihood rating over all rated results at once (independent of the order
+         *     games finished in), in Elo points anchored to the mean Elo of the rated bots, with its 95% confidence interval.
+         */
+        Strength: {
+            rating: number;
+            lower: number;
+            upper: number;
         };
         LeaderboardPage: {
             items: components["schemas"]["LeaderboardEntry"][];
             /** @description How many bots are ranked. */
             total: number;
+            /**
+             * Format: date-time
+             * @description When the Bradley–Terry ratings were last recomputed.
+             */
+            strengthComputedAt: string | null;
         };
         HistoryEntry: {
             ply: number;
@@ -1044,6 +1110,33 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getBotRatings: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                botId: components["parameters"]["BotId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rating history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistory"];
+                };
+            };
+            400: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };

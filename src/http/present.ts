@@ -1,6 +1,6 @@
 import type { Principal } from '../arena/principal.ts';
 import type { Config } from '../config.ts';
-import type { BotRecord, MatchRecord, MoveRecord } from '../store/records.ts';
+import type { BotRecord, MatchRecord, MoveRecord, RatingHistoryEntry, Strength } from '../store/records.ts';
 import type { components } from './openapi-types.ts';
 
 /** Store records to the documents of openapi.yaml. */
@@ -11,7 +11,8 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export interface Presenter {
   bot(bot: BotRecord, viewer: Principal | null): Schemas['Bot'];
-  leaderboardEntry(rank: number, bot: BotRecord): Schemas['LeaderboardEntry'];
+  leaderboardEntry(rank: number, bot: BotRecord, strength: Strength | null): Schemas['LeaderboardEntry'];
+  ratingHistory(bot: BotRecord, entries: readonly RatingHistoryEntry[]): Schemas['RatingHistory'];
   matchSummary(match: MatchRecord): Schemas['MatchSummary'];
   match(match: MatchRecord, moves: readonly MoveRecord[]): Schemas['Match'];
 }
@@ -37,12 +38,13 @@ export function presenter(rating: Config['rating']): Presenter {
         ...record(bot),
         createdAt: iso(bot.createdAt),
         lastPlayedAt: isoOrNull(bot.lastPlayedAt),
+        paused: bot.paused === null ? null : { reason: bot.paused.reason, since: iso(bot.paused.since) },
       };
       const mayViewUrl = viewer?.kind === 'admin' || (viewer?.kind === 'bot' && viewer.botId === bot.id);
       if (bot.url !== null && mayViewUrl) body.url = bot.url;
       return body;
     },
-    leaderboardEntry(rank, bot) {
+    leaderboardEntry(rank, bot, strength) {
       return {
         rank,
         bot: { id: bot.id, name: bot.name },
@@ -50,6 +52,7 @@ export function presenter(rating: Config['rating']): Presenter {
         provisional: provisional(bot),
         ...record(bot),
         lastPlayedAt: isoOrNull(bot.lastPlayedAt),
+        strength,
       };
     },
     matchSummary(match) {
@@ -66,6 +69,12 @@ export function presenter(rating: Config['rating']): Presenter {
         moveCount: match.moveCount,
         result: match.result as Schemas['MatchResult'] | null,
         ratings: match.ratings,
+      };
+    },
+    ratingHistory(bot, entries) {
+      return {
+        bot: { id: bot.id, name: bot.name },
+        items: entries.map((entry) => ({ ...entry, at: iso(entry.at) })),
       };
     },
     match(match, moves) {

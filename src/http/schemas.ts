@@ -123,3 +123,8 @@ export const lastEventIdHeader = z
   .string()
   .regex(/^\d{1,20}-\d{1,20}$/, 'must be an event id from this stream')
   .optional();
+
+export const ratingsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+tied<Exact<Partial<z.output<typeof ratingsQuery>>, Query<'getBotRatings'>>>();

@@ -33,6 +33,8 @@ export interface MatchRunnerDeps {
   readonly logger: Logger;
   /** Tells both players a match has started (at least once: again when a match resumes). */
   readonly announceStart?: (match: MatchRecord) => Promise<void>;
+  /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
+  readonly pauseAfterFaults?: number;
   /**
    * Called after each recorded move with the arena's own time for it: everything from the start
    * of the turn to the move being stored, less the time spent waiting for the bot's answer.
@@ -215,7 +217,8 @@ export class MatchRunner {
   }
 
   private async finish(match: MatchRecord, result: MatchResult): Promise<RunEnd> {
-    const ended = await this.deps.store.finishMatch(match.id, result, this.deps.clock.now(), this.deps.rate);
+    const { store, clock, rate, pauseAfterFaults } = this.deps;
+    const ended = await store.finishMatch(match.id, result, clock.now(), rate, pauseAfterFaults ?? 0);
     return ended ? 'finished' : 'already-ended';
   }
 

@@ -42,6 +42,11 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
     losses: Number(hash.losses ?? 0),
     draws: Number(hash.draws ?? 0),
     lastPlayedAt: optionalNumber(hash.lastPlayedAt),
+    consecutiveFaults: Number(hash.consecutiveFaults ?? 0),
+    paused:
+      hash.pausedReason === undefined
+        ? null
+        : { reason: hash.pausedReason, since: Number(hash.pausedAt ?? 0) },
   };
 }
 

@@ -9,7 +9,11 @@ export interface FinishRequest {
   readonly now: number;
   /** How ratings move; the match must be rated for it to apply. */
   readonly rate: RatingRule;
+  /** A push bot whose matches end by its fault this many times in a row is paused (0: never). */
+  readonly pauseAfterFaults: number;
 }
+
+const FAULTS = new Set(['timeout', 'bot-error', 'invalid-response', 'illegal-move']);
 
 const scoreOf = (result: MatchResult, color: 'black' | 'white'): 0 | 0.5 | 1 =>
   result.winner === null ? 0.5 : result.winner === color ? 1 : 0;
@@ -66,6 +70,30 @@ export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: Finis
         if (bot.status === 'active') multi.zadd(keys.leaderboard, -after, bot.id);
         const entry: RatingHistoryEntry = { matchId, at: now, opponent, before: bot.rating, after, score };
         multi.rpush(keys.ratingHistory(bot.id), JSON.stringify(entry));
+      }
+    }
+    if (rated) multi.rpush(keys.ratedResults, `${ids.black} ${ids.white} ${scoreOf(result, 'black')}`);
+    // Fault streaks: a bot's faults in a row pause it for matchmaking; a clean match resets the count.
+    if (!aborted) {
+      for (const bot of [black, white]) {
+        if (!bot) continue;
+        const faulted =
+          FAULTS.has(result.reason) && result.fault?.player === (bot.id === ids.black ? 'black' : 'white');
+        if (!faulted) {
+          multi.hset(keys.bot(bot.id), 'consecutiveFaults', '0');
+          continue;
+        }
+        const streak = bot.consecutiveFaults + 1;
+        multi.hset(keys.bot(bot.id), 'consecutiveFaults', String(streak));
+        if (
+          request.pauseAfterFaults > 0 &&
+          streak >= request.pauseAfterFaults &&
+          bot.url !== null &&
+          bot.paused === null
+        ) {
+          const reason = `its last ${streak} matches ended by its faults (last: ${result.reason}: ${result.fault?.message ?? ''})`;
+          multi.hset(keys.bot(bot.id), 'pausedReason', reason.slice(0, 300), 'pausedAt', String(now));
+        }
       }
     }
     multi.hset(keys.match(matchId), {

@@ -19,6 +19,13 @@ export function storeKeys(prefix: string) {
     leaderboard: `${p}leaderboard`,
     /** List of a bot's rating changes as JSON, oldest first. */
     ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
+    /** List of every rated result as `<black id> <white id> <black score>`, for the Bradley–Terry fit. */
+    ratedResults: `${p}rated-results`,
+    /** Hash bot id → Bradley–Terry strength JSON, replaced whole by each recomputation. */
+    strength: `${p}strength`,
+    strengthComputedAt: `${p}strength:computed-at`,
+    /** Hash bot id → black games minus white games among matchmade matches (colours alternate by it). */
+    colorBalance: `${p}color-balance`,
     match: (id: string) => `${p}match:${id}`,
     /** Hash of the open turn of a pull bot: ply, player, botId, startedAt, deadline. */
     turn: (matchId: string) => `${p}match:${matchId}:turn`,

@@ -30,6 +30,10 @@ export interface BotRecord {
   readonly losses: number;
   readonly draws: number;
   readonly lastPlayedAt: number | null;
+  /** Matches in a row that ended by this bot's fault (timeout, error, bad answer). */
+  readonly consecutiveFaults: number;
+  /** Set when matchmaking stopped pairing the bot for its faults; cleared by any change to the bot. */
+  readonly paused: { readonly reason: string; readonly since: number } | null;
 }
 
 export interface NewBot {
@@ -49,6 +53,8 @@ export interface BotChanges {
   readonly url?: string | null;
   /** Set when the bot becomes a push bot; cleared when it becomes a pull bot. */
   readonly webhookSecret?: string | null;
+  /** Clears a matchmaking pause and the fault streak. */
+  readonly resume?: boolean;
 }
 
 export interface MatchRules {
@@ -95,6 +101,13 @@ export type RatingRule = (
   white: Pick<BotRecord, 'rating' | 'ratedGames'>,
   blackScore: 0 | 0.5 | 1,
 ) => { readonly black: number; readonly white: number };
+
+/** A Bradley–Terry rating with its 95% interval, in Elo points. */
+export interface Strength {
+  readonly rating: number;
+  readonly lower: number;
+  readonly upper: number;
+}
 
 export interface RatingHistoryEntry {
   readonly matchId: string;

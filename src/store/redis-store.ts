@@ -11,6 +11,15 @@ import {
 } from './codec.ts';
 import { finishMatchOnce } from './finish-match.ts';
 import { nameMember, type StoreKeys, storeKeys } from './keys.ts';
+import {
+  activeBots,
+  activeMatchCounts,
+  addColorBalance,
+  colorBalances,
+  leaderboardPage,
+  ratedResults,
+  saveStrengths,
+} from './ratings.ts';
 import type {
   BotChanges,
   BotRecord,
@@ -22,9 +31,10 @@ import type {
   Page,
   RatingHistoryEntry,
   RatingRule,
+  Strength,
 } from './records.ts';
 import { APPEND_MOVE, CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, START_MATCH, UPDATE_BOT } from './scripts.ts';
-import type { ArenaStore, BotQuery, LeaderboardRow, MatchQuery } from './store.ts';
+import type { ArenaStore, BotQuery, MatchQuery } from './store.ts';
 
 type Script = (...args: (string | number)[]) => Promise<number>;
 
@@ -144,6 +154,7 @@ export class RedisStore implements ArenaStore {
     set('description', changes.description);
     set('url', changes.url);
     set('webhookSecret', changes.webhookSecret);
+    if (changes.resume) fields.push('pausedReason', '\0', 'pausedAt', '\0', 'consecutiveFaults', '0');
     const k = this.keys;
     const outcome = await this.scripts.updateBot(
       k.bot(id),
@@ -265,29 +276,56 @@ export class RedisStore implements ArenaStore {
     );
   }
 
-  finishMatch(id: string, result: MatchResult, now: number, rate: RatingRule): Promise<boolean> {
-    return this.inTransaction((tx) => finishMatchOnce(tx, this.keys, { matchId: id, result, now, rate }));
+  finishMatch(
+    id: string,
+    result: MatchResult,
+    now: number,
+    rate: RatingRule,
+    pauseAfterFaults = 0,
+  ): Promise<boolean> {
+    return this.inTransaction((tx) =>
+      finishMatchOnce(tx, this.keys, { matchId: id, result, now, rate, pauseAfterFaults }),
+    );
   }
 
   matchIdsInStatus(status: MatchStatus, limit: number): Promise<string[]> {
     return this.redis.zrangebylex(this.keys.matches(status), '-', '+', 'LIMIT', 0, limit);
   }
 
-  async ratingHistory(botId: string): Promise<RatingHistoryEntry[]> {
-    const entries = await this.redis.lrange(this.keys.ratingHistory(botId), 0, -1);
+  async ratingHistory(botId: string, limit?: number): Promise<RatingHistoryEntry[]> {
+    const entries = await this.redis.lrange(
+      this.keys.ratingHistory(botId),
+      limit === undefined ? 0 : -limit,
+      -1,
+    );
     return entries.map((entry) => JSON.parse(entry) as RatingHistoryEntry);
   }
 
-  async leaderboard(offset: number, limit: number): Promise<{ rows: LeaderboardRow[]; total: number }> {
-    const [ids, total] = await Promise.all([
-      this.redis.zrange(this.keys.leaderboard, offset, offset + limit - 1),
-      this.redis.zcard(this.keys.leaderboard),
-    ]);
-    const bots = await this.getBots(ids);
-    const rows: LeaderboardRow[] = [];
-    bots.forEach((bot, i) => {
-      if (bot) rows.push({ rank: offset + i + 1, bot });
-    });
-    return { rows, total };
+  leaderboard(offset: number, limit: number) {
+    return leaderboardPage(this.redis, this.keys, offset, limit);
+  }
+
+  ratedResults() {
+    return ratedResults(this.redis, this.keys);
+  }
+
+  saveStrengths(strengths: ReadonlyMap<string, Strength>, computedAt: number): Promise<void> {
+    return saveStrengths(this.redis, this.keys, strengths, computedAt);
+  }
+
+  addColorBalance(changes: ReadonlyMap<string, number>): Promise<void> {
+    return addColorBalance(this.redis, this.keys, changes);
+  }
+
+  colorBalances(ids: readonly string[]): Promise<number[]> {
+    return colorBalances(this.redis, this.keys, ids);
+  }
+
+  activeMatchCounts(ids: readonly string[]): Promise<number[]> {
+    return activeMatchCounts(this.redis, this.keys, ids);
+  }
+
+  activeBots(): Promise<BotRecord[]> {
+    return activeBots(this.redis, this.keys);
   }
 }

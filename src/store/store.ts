@@ -9,6 +9,7 @@ import type {
   Page,
   RatingHistoryEntry,
   RatingRule,
+  Strength,
 } from './records.ts';
 
 export interface BotQuery {
@@ -29,6 +30,7 @@ export interface MatchQuery {
 export interface LeaderboardRow {
   readonly rank: number;
   readonly bot: BotRecord;
+  readonly strength: Strength | null;
 }
 
 /**
@@ -67,11 +69,32 @@ export interface ArenaStore {
    * Ends a match with its result exactly once, updating both bots' records and ratings with `rate`
    * when it is rated (and not aborted). False when the match had already ended.
    */
-  finishMatch(id: string, result: MatchResult, now: number, rate: RatingRule): Promise<boolean>;
+  finishMatch(
+    id: string,
+    result: MatchResult,
+    now: number,
+    rate: RatingRule,
+    pauseAfterFaults?: number,
+  ): Promise<boolean>;
+  /** Every rated result so far, oldest first. */
+  ratedResults(): Promise<{ black: string; white: string; score: 0 | 0.5 | 1 }[]>;
+  /** Replaces every bot's Bradley–Terry strength at once. */
+  saveStrengths(strengths: ReadonlyMap<string, Strength>, computedAt: number): Promise<void>;
   /** Ids of matches in a status, oldest first (for the workers' reconciler). */
   matchIdsInStatus(status: MatchStatus, limit: number): Promise<string[]>;
-  ratingHistory(botId: string): Promise<RatingHistoryEntry[]>;
+  /** A bot's rating changes, oldest first: the latest `limit` of them (all when left out). */
+  ratingHistory(botId: string, limit?: number): Promise<RatingHistoryEntry[]>;
 
-  leaderboard(offset: number, limit: number): Promise<{ rows: LeaderboardRow[]; total: number }>;
+  leaderboard(
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: LeaderboardRow[]; total: number; strengthComputedAt: number | null }>;
+  /** Adds to bots' colour balance (black games minus white games) of matchmade matches. */
+  addColorBalance(changes: ReadonlyMap<string, number>): Promise<void>;
+  colorBalances(ids: readonly string[]): Promise<number[]>;
+  /** How many queued or running matches each bot has. */
+  activeMatchCounts(ids: readonly string[]): Promise<number[]>;
+  /** Active bots, oldest first (for matchmaking). */
+  activeBots(): Promise<BotRecord[]>;
   ping(): Promise<void>;
 }

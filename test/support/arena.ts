@@ -24,6 +24,7 @@ export function runnerFor(h: Harness, pull?: (botId: string) => Player) {
     rate: eloRule(h.config.rating),
     logger: pino({ level: 'silent' }),
     announceStart: (match) => announceStart(new PullStore(h.redis, h.prefix), match),
+    pauseAfterFaults: h.config.matchmaking.pauseAfterFaults,
   });
   return { runner, close: () => client.close() };
 }

@@ -4,7 +4,14 @@ import { principalOf } from '../auth.ts';
 import type { components } from '../openapi-types.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
-import { botIdParams, createBotBody, listBotsQuery, noQuery, updateBotBody } from '../schemas.ts';
+import {
+  botIdParams,
+  createBotBody,
+  listBotsQuery,
+  noQuery,
+  ratingsQuery,
+  updateBotBody,
+} from '../schemas.ts';
 
 type CreatedBot = components['schemas']['CreatedBot'];
 type BotSecrets = components['schemas']['BotSecrets'];
@@ -57,6 +64,13 @@ export function botsRouter(bots: BotService, present: Presenter): Router {
     const { botId } = parse(botIdParams, req.params, 'params');
     await bots.retire(principalOf(res), botId);
     res.status(204).end();
+  });
+
+  router.get('/v1/bots/:botId/ratings', async (req, res) => {
+    const { botId } = parse(botIdParams, req.params, 'params');
+    const { limit } = parse(ratingsQuery, req.query, 'query');
+    const [bot, history] = await Promise.all([bots.get(botId), bots.ratingHistory(botId, limit)]);
+    res.json(present.ratingHistory(bot, history));
   });
 
   router.post('/v1/bots/:botId/token', async (req, res) => {

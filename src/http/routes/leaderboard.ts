@@ -9,8 +9,12 @@ export function leaderboardRouter(store: ArenaStore, present: Presenter): Router
   const router = Router();
   router.get('/v1/leaderboard', async (req, res) => {
     const { offset, limit } = parse(leaderboardQuery, req.query, 'query');
-    const { rows, total } = await store.leaderboard(offset, limit);
-    res.json({ items: rows.map((row) => present.leaderboardEntry(row.rank, row.bot)), total });
+    const { rows, total, strengthComputedAt } = await store.leaderboard(offset, limit);
+    res.json({
+      items: rows.map((row) => present.leaderboardEntry(row.rank, row.bot, row.strength)),
+      total,
+      strengthComputedAt: strengthComputedAt === null ? null : new Date(strengthComputedAt).toISOString(),
+    });
   });
   return router;
 }

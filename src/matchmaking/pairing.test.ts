@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { type Candidate, pairBots, seededRandom } from './pairing.ts';
+
+const bot = (id: string, rating: number, ratedGames = 10, capacity = 1, colorBalance = 0): Candidate => ({
+  id,
+  rating,
+  ratedGames,
+  capacity,
+  colorBalance,
+});
+const options = { maxPairs: 100, nearest: 1, farProbability: 0 };
+
+describe('pairBots', () => {
+  it('pairs each bot with its nearest rating when far draws are off', () => {
+    const pairs = pairBots(
+      [bot('a', 1000), bot('b', 1010), bot('c', 2000), bot('d', 2020)],
+      options,
+      seededRandom(1),
+    );
+    const sets = pairs.map((p) => [p.black, p.white].sort().join(''));
+    expect(sets.sort()).toEqual(['ab', 'cd']);
+  });
+
+  it('never exceeds a bot’s capacity or pairs a bot with itself', () => {
+    const candidates = Array.from({ length: 12 }, (_, i) => bot(`b${i}`, 1500 + i * 10, i, 1 + (i % 3)));
+    for (let seed = 0; seed < 50; seed++) {
+      const pairs = pairBots(
+        candidates,
+        { maxPairs: 100, nearest: 3, farProbability: 0.2 },
+        seededRandom(seed),
+      );
+      const used = new Map<string, number>();
+      for (const { black, white } of pairs) {
+        expect(black).not.toBe(white);
+        used.set(black, (used.get(black) ?? 0) + 1);
+        used.set(white, (used.get(white) ?? 0) + 1);
+      }
+      for (const c of candidates) expect(used.get(c.id) ?? 0).toBeLessThanOrEqual(c.capacity);
+      const keys = pairs.map((p) => [p.black, p.white].sort().join(' '));
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+
+  it('serves the bot with the fewest games first', () => {
+    // Capacity allows one match: the newcomer gets it, with its nearest rating.
+    const pairs = pairBots(
+      [bot('veteran', 1500, 100), bot('newcomer', 1600, 0), bot('near', 1610, 50)],
+      { maxPairs: 1, nearest: 1, farProbability: 0 },
+      seededRandom(3),
+    );
+    expect(pairs).toHaveLength(1);
+    expect([pairs[0]!.black, pairs[0]!.white].sort()).toEqual(['near', 'newcomer']);
+  });
+
+  it('gives black to the bot that has played white more', () => {
+    const pairs = pairBots(
+      [bot('often-black', 1500, 5, 1, 3), bot('often-white', 1500, 5, 1, -2)],
+      options,
+      seededRandom(9),
+    );
+    expect(pairs).toEqual([{ black: 'often-white', white: 'often-black' }]);
+  });
+
+  it('draws a far opponent now and then', () => {
+    const candidates = [bot('low', 1000, 0, 100), bot('near', 1010, 10, 100), bot('far', 3000, 10, 100)];
+    let far = 0;
+    for (let seed = 0; seed < 200; seed++) {
+      const [first] = pairBots(
+        candidates,
+        { maxPairs: 1, nearest: 1, farProbability: 0.3 },
+        seededRandom(seed),
+      );
+      if (first && [first.black, first.white].includes('far')) far++;
+    }
+    expect(far).toBeGreaterThan(10);
+    expect(far).toBeLessThan(120);
+  });
+
+  it('respects the round limit', () => {
+    const candidates = Array.from({ length: 20 }, (_, i) => bot(`b${i}`, 1500, 0, 5));
+    expect(
+      pairBots(candidates, { maxPairs: 7, nearest: 3, farProbability: 0.1 }, seededRandom(4)),
+    ).toHaveLength(7);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Who plays whom next: pure, with an injected random source. Bots with few games go first (their
+ * ratings are the least certain); each one's opponent is drawn mostly among the nearest ratings,
+ * sometimes from anywhere (the Halite arena's scheme: near games sharpen the order, far ones keep
+ * separate clusters of the ladder comparable). Colours go to even out each bot's black/white count.
+ */
+
+export interface Candidate {
+  readonly id: string;
+  readonly rating: number;
+  readonly ratedGames: number;
+  /** How many more matches the bot may be in at once. */
+  readonly capacity: number;
+  /** Black games minus white games so far. */
+  readonly colorBalance: number;
+}
+
+export interface PairingOptions {
+  /** At most this many new matches in one round. */
+  readonly maxPairs: number;
+  /** The opponent is drawn among this many nearest ratings… */
+  readonly nearest: number;
+  /** …except with this probability, when it is drawn among everyone eligible. */
+  readonly farProbability: number;
+}
+
+export interface Pairing {
+  readonly black: string;
+  readonly white: string;
+}
+
+function pick<T>(items: readonly T[], random: () => number): T {
+  return items[Math.min(items.length - 1, Math.floor(random() * items.length))]!;
+}
+
+/**
+ * Pairs eligible bots for one round. Never exceeds a bot's capacity, never pairs a bot with itself
+ * or the same two bots twice in a round.
+ *
+ * @example
+ * pairBots([{ id: 'a', rating: 1500, ratedGames: 0, capacity: 1, colorBalance: 0 }, …], { maxPairs: 10, nearest: 3, farProbability: 0.1 }, Math.random)
+ */
+export function pairBots(
+  candidates: readonly Candidate[],
+  options: PairingOptions,
+  random: () => number,
+): Pairing[] {
+  const capacity = new Map(candidates.map((c) => [c.id, c.capacity]));
+  const balance = new Map(candidates.map((c) => [c.id, c.colorBalance]));
+  const paired = new Set<string>();
+  const key = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+  // Shuffle, then a stable sort by games: equal counts stay in random order.
+  const shuffled = candidates.map((c) => ({ c, r: random() })).sort((x, y) => x.r - y.r);
+  const order = shuffled.map((x) => x.c).sort((x, y) => x.ratedGames - y.ratedGames);
+  const pairs: Pairing[] = [];
+
+  for (const bot of order) {
+    if (pairs.length >= options.maxPairs) break;
+    while ((capacity.get(bot.id) ?? 0) > 0 && pairs.length < options.maxPairs) {
+      const others = candidates.filter(
+        (other) =>
+          other.id !== bot.id && (capacity.get(other.id) ?? 0) > 0 && !paired.has(key(bot.id, other.id)),
+      );
+      if (others.length === 0) break;
+      const pool =
+        random() < options.farProbability
+          ? others
+          : [...others]
+              .sort(
+                (x, y) =>
+                  Math.abs(x.rating - bot.rating) - Math.abs(y.rating - bot.rating) || (x.id < y.id ? -1 : 1),
+              )
+              .slice(0, Math.max(1, options.nearest));
+      const opponent = pick(pool, random);
+      const botBalance = balance.get(bot.id) ?? 0;
+      const opponentBalance = balance.get(opponent.id) ?? 0;
+      const botIsBlack = botBalance < opponentBalance || (botBalance === opponentBalance && random() < 0.5);
+      const [black, white] = botIsBlack ? [bot.id, opponent.id] : [opponent.id, bot.id];
+      pairs.push({ black, white });
+      paired.add(key(bot.id, opponent.id));
+      balance.set(black, (balance.get(black) ?? 0) + 1);
+      balance.set(white, (balance.get(white) ?? 0) - 1);
+      capacity.set(bot.id, (capacity.get(bot.id) ?? 0) - 1);
+      capacity.set(opponent.id, (capacity.get(opponent.id) ?? 0) - 1);
+    }
+  }
+  return pairs;
+}
+
+/** A small seeded PRNG (mulberry32), for reproducible pairings in tests and simulations. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,124 @@
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { MatchService } from '../arena/matches.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { bullPrefix } from '../queue/match-queue.ts';
+import { bradleyTerry } from '../rating/bradley-terry.ts';
+import type { PullStore } from '../store/pull-store.ts';
+import type { Strength } from '../store/records.ts';
+import type { ArenaStore } from '../store/store.ts';
+import { pairBots } from './pairing.ts';
+
+export const SCHEDULE_QUEUE_NAME = 'schedules';
+
+export interface SchedulerDeps {
+  /** A connection with `maxRetriesPerRequest: null` (BullMQ workers need it). */
+  readonly connection: Redis;
+  readonly config: Config;
+  readonly store: ArenaStore;
+  readonly pull: PullStore;
+  readonly matches: MatchService;
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly logger: Logger;
+}
+
+/**
+ * The arena's recurring jobs, as BullMQ job schedulers: matchmaking (when enabled) and the
+ * Bradley–Terry recomputation. Every worker process starts one; `upsertJobScheduler` is idempotent
+ * and each scheduled run is processed by one worker, so several processes never pair twice.
+ */
+export class ArenaScheduler {
+  readonly queue: Queue;
+  private worker: Worker | undefined;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.queue = new Queue(SCHEDULE_QUEUE_NAME, {
+      connection: deps.connection,
+      prefix: bullPrefix(deps.config.redis.prefix),
+      defaultJobOptions: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+    });
+  }
+
+  async start(): Promise<void> {
+    const { config } = this.deps;
+    if (config.matchmaking.enabled) {
+      await this.queue.upsertJobScheduler(
+        'matchmaking',
+        { every: config.matchmaking.intervalMs },
+        { name: 'matchmake' },
+      );
+    } else {
+      await this.queue.removeJobScheduler('matchmaking');
+    }
+    await this.queue.upsertJobScheduler(
+      'strength',
+      { every: config.strengthIntervalMs },
+      { name: 'strength' },
+    );
+    this.worker = new Worker(
+      SCHEDULE_QUEUE_NAME,
+      async (job) => (job.name === 'matchmake' ? this.matchmake() : this.recomputeStrength()),
+      { connection: this.deps.connection, prefix: bullPrefix(config.redis.prefix), concurrency: 1 },
+    );
+    this.worker.on('error', (error) => this.deps.logger.error({ err: error }, 'scheduler error'));
+  }
+
+  /** One round of matchmaking; returns the ids of the matches it created. */
+  async matchmake(): Promise<string[]> {
+    const { store, pull, config } = this.deps;
+    const bots = (await store.activeBots()).filter((bot) => bot.paused === null);
+    const online = await Promise.all(bots.map((bot) => (bot.url === null ? pull.isOnline(bot.id) : true)));
+    const eligible = bots.filter((_, i) => online[i]);
+    const [active, balances] = await Promise.all([
+      store.activeMatchCounts(eligible.map((bot) => bot.id)),
+      store.colorBalances(eligible.map((bot) => bot.id)),
+    ]);
+    const candidates = eligible.map((bot, i) => ({
+      id: bot.id,
+      rating: bot.rating,
+      ratedGames: bot.ratedGames,
+      capacity: Math.max(0, config.matchmaking.maxConcurrentPerBot - (active[i] ?? 0)),
+      colorBalance: balances[i] ?? 0,
+    }));
+    const pairs = pairBots(
+      candidates,
+      { maxPairs: config.matchmaking.maxNewMatches, ...config.matchmaking },
+      this.deps.random,
+    );
+    const created: string[] = [];
+    const balance = new Map<string, number>();
+    for (const { black, white } of pairs) {
+      const match = await this.deps.matches.create({ kind: 'admin' }, { black, white, rated: true });
+      created.push(match.id);
+      balance.set(black, (balance.get(black) ?? 0) + 1);
+      balance.set(white, (balance.get(white) ?? 0) - 1);
+    }
+    if (balance.size > 0) await store.addColorBalance(balance);
+    if (created.length > 0) this.deps.logger.info({ matches: created.length }, 'matchmaking round');
+    return created;
+  }
+
+  /** Fits Bradley–Terry over every rated result, anchored to the mean Elo of the bots it rates. */
+  async recomputeStrength(): Promise<number> {
+    const { store, clock } = this.deps;
+    const results = await store.ratedResults();
+    const ids = [...new Set(results.flatMap((r) => [r.black, r.white]))];
+    const bots = await store.getBots(ids);
+    const ratings = bots.filter((bot) => bot !== null).map((bot) => bot.rating);
+    const anchorMean = ratings.length > 0 ? ratings.reduce((sum, r) => sum + r, 0) / ratings.length : 1500;
+    const fit = bradleyTerry(results, { anchorMean });
+    const strengths = new Map<string, Strength>(
+      fit.ratings.map((r) => [r.id, { rating: r.rating, lower: r.lower, upper: r.upper }]),
+    );
+    await store.saveStrengths(strengths, clock.now());
+    return strengths.size;
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,152 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
+import { createMatch, runnerFor } from '../support/arena.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { schedulerFor } from '../support/scheduler.ts';
+
+let h: Harness;
+let arena: ReturnType<typeof runnerFor>;
+let legal: LoopbackBot;
+let broken: LoopbackBot;
+let sched: Awaited<ReturnType<typeof schedulerFor>>;
+beforeAll(async () => {
+  h = await createHarness({ MATCHMAKING_PAUSE_AFTER_FAULTS: '3', MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1' });
+  arena = runnerFor(h);
+  sched = await schedulerFor(h);
+  legal = await startLoopbackBot((seen, res) => {
+    const state = JSON.parse(seen.body);
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ action: state.legalMoves[0] }));
+  });
+  broken = await startLoopbackBot((_seen, res) => res.writeHead(500).end('down'));
+});
+afterAll(async () => {
+  await Promise.all([legal.close(), broken.close()]);
+  await sched.close();
+  await arena.close();
+  await h.close();
+});
+
+async function play(black: RegisteredBot, white: RegisteredBot, rated = true) {
+  const id = await createMatch(h, black.id, white.id, { rules: { timeLimitMs: 500, overageMs: 0 }, rated });
+  await arena.runner.play(id, new AbortController().signal);
+  return (await request(h.app).get(`/v1/matches/${id}`)).body;
+}
+
+describe('GET /v1/bots/{botId}/ratings', () => {
+  it("lists the bot's rating after each rated match, and unrated matches change nothing", async () => {
+    const a = await registerBot(h, { name: 'hist-a', url: legal.url });
+    const b = await registerBot(h, { name: 'hist-b', url: legal.url });
+    const first = await play(a, b);
+    const unrated = await play(b, a, false);
+    expect(unrated.ratings).toBeNull();
+    const second = await play(b, a);
+    const res = await request(h.app).get(`/v1/bots/${a.id}/ratings`);
+    expect(res.status).toBe(200);
+    expect(res.body.bot).toEqual({ id: a.id, name: 'hist-a' });
+    expect(res.body.items.map((e: { matchId: string }) => e.matchId)).toEqual([first.id, second.id]);
+    expect(res.body.items[0]).toMatchObject({
+      before: 1500,
+      after: first.ratings.black.after,
+      opponent: { id: b.id },
+    });
+    expect(res.body.items[1].before).toBe(res.body.items[0].after);
+    const profile = (await request(h.app).get(`/v1/bots/${a.id}`)).body;
+    expect(profile.games).toBe(2);
+    expect(profile.rating).toBe(res.body.items[1].after);
+  });
+
+  it('answers 404 for an unknown bot', async () => {
+    expect((await request(h.app).get('/v1/bots/bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH/ratings')).status).toBe(404);
+  });
+});
+
+describe('GET /v1/leaderboard', () => {
+  it('ranks by rating with the Bradley–Terry strength once it is recomputed', async () => {
+    const before = (await request(h.app).get('/v1/leaderboard').query({ limit: 100 })).body;
+    expect(before.strengthComputedAt).toBeNull();
+    expect(before.items.every((e: { strength: unknown }) => e.strength === null)).toBe(true);
+    const ratings = before.items.map((e: { rating: number }) => e.rating);
+    expect(ratings).toEqual([...ratings].sort((x: number, y: number) => y - x));
+
+    expect(await sched.scheduler.recomputeStrength()).toBeGreaterThan(0);
+    const after = (await request(h.app).get('/v1/leaderboard').query({ limit: 100 })).body;
+    expect(after.strengthComputedAt).not.toBeNull();
+    const rated = after.items.filter((e: { games: number }) => e.games > 0);
+    expect(rated.length).toBeGreaterThan(0);
+    for (const entry of rated) {
+      expect(entry.strength.lower).toBeLessThanOrEqual(entry.strength.rating);
+      expect(entry.strength.upper).toBeGreaterThanOrEqual(entry.strength.rating);
+    }
+    const ranks = after.items.map((e: { rank: number }) => e.rank);
+    expect(ranks).toEqual(ranks.map((_: number, i: number) => i + 1));
+  });
+});
+
+describe('a push bot whose matches keep ending by its faults', () => {
+  it('is paused for matchmaking with the reason shown, and any change resumes it', async () => {
+    const good = await registerBot(h, { name: 'pause-good', url: legal.url });
+    const bad = await registerBot(h, { name: 'pause-bad', url: broken.url });
+    for (let i = 0; i < 3; i++) {
+      const match = await play(good, bad);
+      expect(match.result.reason).toBe('bot-error');
+    }
+    const paused = (await request(h.app).get(`/v1/bots/${bad.id}`)).body;
+    expect(paused.paused.reason).toMatch(/last 3 matches ended by its faults/);
+    expect((await request(h.app).get(`/v1/bots/${good.id}`)).body.paused).toBeNull();
+
+    const created = await sched.scheduler.matchmake();
+    const involved = await Promise.all(
+      created.map(async (id) => (await request(h.app).get(`/v1/matches/${id}`)).body),
+    );
+    expect(involved.some((m) => m.black.id === bad.id || m.white.id === bad.id)).toBe(false);
+
+    const resumed = await request(h.app)
+      .patch(`/v1/bots/${bad.id}`)
+      .set(bearer(bad.token))
+      .send({ url: legal.url });
+    expect(resumed.body.paused).toBeNull();
+  });
+});
+
+describe('matchmaking', () => {
+  let mm: Harness;
+  let mmSched: Awaited<ReturnType<typeof schedulerFor>>;
+  beforeAll(async () => {
+    mm = await createHarness({ MATCHMAKING_MAX_CONCURRENT_PER_BOT: '2', MATCHMAKING_MAX_NEW_MATCHES: '50' });
+    mmSched = await schedulerFor(mm, 7);
+  });
+  afterAll(async () => {
+    await mmSched.close();
+    await mm.close();
+  });
+
+  it('pairs available bots without exceeding their concurrent matches, leaving offline pull bots out', async () => {
+    const push = [];
+    for (let i = 0; i < 5; i++) push.push(await registerBot(mm, { name: `mm-push-${i}`, url: legal.url }));
+    const offline = await registerBot(mm, { name: 'mm-pull-offline' });
+    const first = await mmSched.scheduler.matchmake();
+    expect(first.length).toBeGreaterThan(0);
+    const second = await mmSched.scheduler.matchmake();
+    const matches = await Promise.all(
+      [...first, ...second].map(async (id) => (await request(mm.app).get(`/v1/matches/${id}`)).body),
+    );
+    const load = new Map<string, number>();
+    for (const match of matches) {
+      for (const side of [match.black.id, match.white.id]) load.set(side, (load.get(side) ?? 0) + 1);
+      expect(match.black.id).not.toBe(match.white.id);
+      expect(match.rated).toBe(true);
+    }
+    for (const count of load.values()) expect(count).toBeLessThanOrEqual(2);
+    expect(load.has(offline.id)).toBe(false);
+    // Colours alternate: nobody plays black in all of its matches while it has two.
+    const queued = await request(mm.app)
+      .get('/v1/matches')
+      .query({ status: 'queued', limit: 100 })
+      .set(admin);
+    expect(queued.body.items.length).toBe(first.length + second.length);
+  });
+});
