@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { matchState } from '../../src/arena/match-state.ts';
+import { replay } from '../../src/match/replay.ts';
+import { type BotState, botState } from '../../src/protocol/state.ts';
+import type { MatchRecord, MoveRecord } from '../../src/store/records.ts';
+
+/**
+ * The JSON bots receive is pinned by golden files: a change to the wire shape shows up here as a
+ * diff to review, never silently. Regenerate a file only for an intended protocol change.
+ */
+const golden = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/protocol/${name}.json`, import.meta.url), 'utf8')) as unknown;
+
+const match: MatchRecord = {
+  id: 'match_01JC3S2Q7G5T1XK0V3JH3W6R2D',
+  black: { id: 'bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH', name: 'greedy-bot' },
+  white: { id: 'bot_01JC3S0T7XK1S3V9D9A7B2E6RM', name: 'deep-bot' },
+  rules: { firstPlayer: 'white', captureRule: 'all', scoring: 'discs', timeLimitMs: 1000, overageMs: 5000 },
+  rated: true,
+  status: 'running',
+  createdBy: 'admin',
+  createdAt: 1_764_680_000_000,
+  startedAt: 1_764_680_000_100,
+  finishedAt: null,
+  moveCount: 3,
+  result: null,
+  ratings: null,
+};
+const moves: MoveRecord[] = [
+  { ply: 1, player: 'white', square: 'e3', flips: ['e4'], latencyMs: 12 },
+  { ply: 2, player: 'black', square: 'f3', flips: ['e4'], latencyMs: 1500 },
+  { ply: 3, player: 'white', square: 'c5', flips: ['d5'], latencyMs: 30 },
+];
+
+describe('the state sent to a push bot', () => {
+  it('matches the golden file for the first move', () => {
+    const state: BotState = botState({
+      match,
+      moves: [],
+      position: replay(match.rules, []).position,
+      timeLimitMs: 1000,
+      remainingOverageMs: 5000,
+      lastLatencyMs: null,
+      opponentRating: 1516,
+    });
+    expect(state).toEqual(golden('state-first-move'));
+  });
+
+  it('matches the golden file in mid-game, with history and a spent overage bank', () => {
+    const game = replay(match.rules, moves);
+    const state = botState({
+      match,
+      moves,
+      position: game.position,
+      timeLimitMs: 1000,
+      remainingOverageMs: game.banks.black,
+      lastLatencyMs: game.lastLatency.black,
+      opponentRating: 1484,
+    });
+    expect(state).toEqual(golden('state-mid-game'));
+  });
+});
+
+describe('the state served to a pull bot', () => {
+  it('matches the golden file, with whose turn it is and the deadline', () => {
+    const state = matchState({
+      match,
+      moves,
+      viewer: 'black',
+      ratings: { black: 1516, white: 1484 },
+      deadline: Date.UTC(2025, 11, 2, 12, 0, 6),
+    });
+    expect(state).toEqual(golden('match-state-pull'));
+  });
+});
