@@ -1,13 +1,18 @@
 /**
- * Runs an example push bot: `npm run bot -- <random|greedy|alphabeta> --port <p> [--secret whsec_…]
- * [--depth N] [--host 127.0.0.1]`. Register the printed URL with the arena as a bot's `url`.
+ * Runs an example bot.
+ * - Push: `npm run bot -- <random|greedy|alphabeta> --port <p> [--secret whsec_…] [--depth N] [--host H]`;
+ *   register the printed URL with the arena as a bot's `url`.
+ * - Pull: `npm run bot -- pull-<random|greedy|alphabeta> --token rvb_… [--arena http://localhost:3000]`;
+ *   plays the matches of the bot that token belongs to, from its event stream.
  */
 
 import { parseArgs } from 'node:util';
-import { BOT_KINDS, type BotKind, startBot } from './server.ts';
+import { runPullBot } from './pull.ts';
+import { BOT_KINDS, type BotKind, chooser, startBot } from './server.ts';
 
 const USAGE =
-  'usage: npm run bot -- <random|greedy|alphabeta> --port <p> [--secret whsec_…] [--depth N] [--host H]';
+  'usage: npm run bot -- <random|greedy|alphabeta> --port <p> [--secret whsec_…] [--depth N] [--host H]\n' +
+  '       npm run bot -- pull-<random|greedy|alphabeta> --token rvb_… [--arena http://localhost:3000] [--depth N]';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -23,6 +28,8 @@ const { values, positionals } = (() => {
         secret: { type: 'string' },
         depth: { type: 'string' },
         host: { type: 'string' },
+        token: { type: 'string' },
+        arena: { type: 'string' },
       },
     });
   } catch (error) {
@@ -30,8 +37,29 @@ const { values, positionals } = (() => {
   }
 })();
 
-const kind = positionals[0];
+const named = positionals[0] ?? '';
+const pull = named.startsWith('pull-');
+const kind = pull ? named.slice('pull-'.length) : named;
 if (positionals.length !== 1 || !BOT_KINDS.includes(kind as BotKind)) fail('name one bot kind');
+if (pull) {
+  if (!values.token) fail('a pull bot needs --token');
+  const arena = (values.arena ?? 'http://localhost:3000').replace(/\/$/, '');
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+  const depth = values.depth === undefined ? undefined : Number(values.depth);
+  console.log(`${named} bot playing through ${arena}`);
+  await runPullBot({
+    arena,
+    token: values.token,
+    choose: chooser(kind as BotKind, { depth }),
+    signal: stop.signal,
+    onEvent: (event, data) => {
+      const { matchId, ply } = data as { matchId?: string; ply?: number };
+      console.log(event, matchId ?? '', ply ?? '');
+    },
+  });
+  process.exit(0);
+}
 const port = Number(values.port ?? 'missing');
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number');
 const depth = values.depth === undefined ? undefined : Number(values.depth);

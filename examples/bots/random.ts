@@ -16,20 +16,4 @@ export function chooseRandom(state: Turn, random: Random): Action {
   return moves[index]!.action;
 }
 
-/**
- * A small seeded generator (mulberry32) for reproducible games in tests and simulations.
- *
- * @example
- * const random = seededRandom(1);
- * random(); // always the same first number for seed 1
- */
-export function seededRandom(seed: number): Random {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../src/random.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Candidate, pairBots, seededRandom } from './pairing.ts';
+import { seededRandom } from '../random.ts';
+import { type Candidate, pairBots } from './pairing.ts';
 
 const bot = (id: string, rating: number, ratedGames = 10, capacity = 1, colorBalance = 0): Candidate => ({
   id,

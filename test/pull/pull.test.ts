@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooser, runPullBot, seededRandom } from '../../examples/bots/index.ts';
 import { systemClock } from '../../src/clock.ts';
 import { PullPlayer } from '../../src/match/pull-player.ts';
 import { PullStore } from '../../src/store/pull-store.ts';
@@ -261,5 +262,31 @@ describe('GET /v1/bots/me/events', () => {
 
   it('answers 401 without a token', async () => {
     expect((await request(h.app).get('/v1/bots/me/events')).status).toBe(401);
+  });
+});
+
+describe('the pull example bot (npm run bot -- pull-random)', () => {
+  it('plays a whole match from its event stream', async () => {
+    const puller = await registerBot(h, { name: 'example-pull' });
+    const pusher = await registerBot(h, { name: 'example-push', url: pushBot.url });
+    const stop = new AbortController();
+    const events: string[] = [];
+    const running = runPullBot({
+      arena: base,
+      token: puller.token,
+      choose: chooser('random', { random: seededRandom(5) }),
+      signal: stop.signal,
+      onEvent: (event) => events.push(event),
+    });
+    const presence = new PullStore(h.redis, h.prefix);
+    await until(() => presence.isOnline(puller.id), 'the bot to connect to its event stream');
+    const id = await createMatch(h, puller.id, pusher.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
+    expect(await arena.runner.play(id, new AbortController().signal)).toBe('finished');
+    await until(async () => events.includes('matchFinished'), 'the bot to hear the end');
+    stop.abort();
+    await running;
+    const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
+    expect(match.result.reason).toBe('completed');
+    expect(events).toContain('matchFinished');
   });
 });

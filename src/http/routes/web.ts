@@ -1,11 +1,72 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { Router } from 'express';
+import express, { type RequestHandler, type Response, Router } from 'express';
 
-/** The web front end: static files from public/, built on the public API. */
+/** The web front end: hand-written HTML, ES modules and CSS in public/, built on the public API. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
 
+/**
+ * JS and CSS may be reused for 5 minutes, then are revalidated by ETag. There is no build step to
+ * fingerprint file names, so a long max-age would keep old code after a deploy; pages themselves are
+ * always revalidated, so a new page meets old modules for at most this long.
+ */
+export const ASSET_CACHE_CONTROL = 'public, max-age=300';
+/** Pages are revalidated on every load (ETag / Last-Modified answer 304 when unchanged). */
+export const PAGE_CACHE_CONTROL = 'no-cache';
+
+const BOT_ID = /^bot_[0-9A-HJKMNP-TV-Z]{26}$/;
+const MATCH_ID = /^match_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+function sendPage(res: Response, file: string, status = 200): void {
+  res.status(status).sendFile(file, {
+    root: PUBLIC_DIR,
+    cacheControl: false,
+    headers: { 'Cache-Control': PAGE_CACHE_CONTROL },
+  });
+}
+
+const page =
+  (file: string, idPattern?: RegExp, param?: string): RequestHandler =>
+  (req, res) => {
+    // An id that cannot exist gets the not-found page at once; a well-formed but unknown id is
+    // found out by the page itself, which asks the API.
+    const id = param ? req.params[param] : undefined;
+    if (idPattern && !idPattern.test(String(id))) return sendPage(res, 'not-found.html', 404);
+    sendPage(res, file);
+  };
+
+/**
+ * Serves the front end under `/`: the pages at `/`, `/register`, `/bots/<botId>` and
+ * `/matches/<matchId>`, and their files under `/assets/`. Mount it after the API routers and before
+ * the not-found handler; it answers nothing under `/v1`.
+ *
+ * @example
+ * app.use(webRouter());
+ */
 export function webRouter(): Router {
   const router = Router();
-  router.use(express.static(PUBLIC_DIR, { index: 'index.html', maxAge: 0 }));
+  router.get('/', page('index.html'));
+  router.get('/register', page('register.html'));
+  router.get('/bots/:botId', page('bot.html', BOT_ID, 'botId'));
+  router.get('/matches/:matchId', page('match.html', MATCH_ID, 'matchId'));
+  router.get('/favicon.svg', (_req, res) => {
+    res.sendFile('favicon.svg', {
+      root: PUBLIC_DIR,
+      cacheControl: false,
+      headers: { 'Cache-Control': 'public, max-age=86400' },
+    });
+  });
+  router.use(
+    '/assets',
+    express.static(join(PUBLIC_DIR, 'assets'), {
+      index: false,
+      redirect: false,
+      fallthrough: true,
+      etag: true,
+      lastModified: true,
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', ASSET_CACHE_CONTROL),
+    }),
+  );
   return router;
 }

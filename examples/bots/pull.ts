@@ -1,0 +1,61 @@
+import { readSse } from './sse.ts';
+import type { Action, Turn } from './turn.ts';
+
+export interface PullBotOptions {
+  /** The arena's base URL, e.g. `http://localhost:3000`. */
+  readonly arena: string;
+  readonly token: string;
+  readonly choose: (turn: Turn) => Action;
+  readonly signal: AbortSignal;
+  /** Called with each event, for logs. */
+  readonly onEvent?: (event: string, data: unknown) => void;
+}
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * A pull bot: listens to its event stream and, on each `yourTurn`, posts a move chosen from the
+ * state. Reconnects with `Last-Event-ID` when the stream drops, so it misses no turn. Runs until
+ * `signal` aborts.
+ *
+ * @example
+ * await runPullBot({ arena: 'http://localhost:3000', token, choose: chooseGreedy, signal });
+ */
+export async function runPullBot(options: PullBotOptions): Promise<void> {
+  const { arena, token, signal } = options;
+  const auth = { authorization: `Bearer ${token}` };
+  let lastEventId: string | undefined;
+  while (!signal.aborted) {
+    try {
+      const res = await fetch(`${arena}/v1/bots/me/events`, {
+        headers: {
+          ...auth,
+          accept: 'text/event-stream',
+          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        },
+        signal,
+      });
+      if (res.status === 401 || res.status === 403)
+        throw new Error(`the arena refused the token (${res.status})`);
+      if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
+      for await (const event of readSse(res.body)) {
+        lastEventId = event.id ?? lastEventId;
+        const data = JSON.parse(event.data) as Turn & { matchId: string; ply: number };
+        options.onEvent?.(event.event, data);
+        if (event.event !== 'yourTurn') continue;
+        const action = options.choose(data);
+        await fetch(`${arena}/v1/matches/${data.matchId}/actions`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...action, ply: data.ply }),
+          signal,
+        });
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      if (error instanceof Error && error.message.startsWith('the arena refused')) throw error;
+      options.onEvent?.('disconnected', String(error));
+      await pause(1000);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * A small seeded generator (mulberry32): reproducible randomness for tests, simulations and bots.
+ * Pure code takes a `() => number` and never calls `Math.random` itself.
+ *
+ * @example
+ * const random = seededRandom(1);
+ * random(); // always the same first number for seed 1
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
