@@ -26,6 +26,7 @@ import { MatchRunner } from '../src/match/runner.ts';
 import { MatchWorker } from '../src/match/worker.ts';
 import { botState } from '../src/protocol/state.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
+import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
 
@@ -178,12 +179,7 @@ async function main(): Promise<void> {
   await queue.queue.obliterate({ force: true });
   await queue.close();
   await store.close();
-  let cursor = '0';
-  do {
-    const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = nextCursor;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
   await redis.quit();
   await workerRedis.quit();
 }

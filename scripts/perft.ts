@@ -8,6 +8,7 @@
 
 import { parseArgs } from 'node:util';
 import {
+  boardRowsFromObf,
   type Color,
   initialPosition,
   perft,
@@ -20,7 +21,19 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+// A board line may start with '-' (an empty a1), which parseArgs would take for an option.
+const args = process.argv
+  .slice(2)
+  .flatMap((arg, i, all) =>
+    all[i - 1] === '--board'
+      ? []
+      : arg === '--board' && all[i + 1] !== undefined
+        ? [`--board=${all[i + 1]}`]
+        : [arg],
+  );
+
 const { values } = parseArgs({
+  args,
   options: {
     depth: { type: 'string' },
     board: { type: 'string' },
@@ -35,17 +48,7 @@ if (!Number.isInteger(depth) || depth < 0) fail('--depth N (an integer >= 0) is 
 function boardPosition(board: string, side: string | undefined) {
   if (!/^[XO-]{64}$/.test(board)) fail('--board is 64 characters of X, O, - (a1, b1, ..., h8)');
   if (side !== 'X' && side !== 'O') fail('--to-move X|O is required with --board');
-  const rows: string[] = [];
-  for (let rank = 0; rank < 8; rank++) {
-    rows.push(
-      board
-        .slice(rank * 8, rank * 8 + 8)
-        .replace(/X/g, 'B')
-        .replace(/O/g, 'W')
-        .replace(/-/g, '.'),
-    );
-  }
-  return positionFromBoardText(rows, side === 'X' ? 'black' : 'white');
+  return positionFromBoardText(boardRowsFromObf(board), side === 'X' ? 'black' : 'white');
 }
 
 const pos =

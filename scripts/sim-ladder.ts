@@ -16,6 +16,7 @@ import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { DEFAULT_RULES } from '../src/reversi/index.ts';
 import { startWorkers } from '../src/service.ts';
+import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
 
@@ -142,12 +143,7 @@ async function main(): Promise<void> {
   await workers.scheduler.queue.obliterate({ force: true });
   await workers.close();
   await Promise.all(running.map((bot) => bot.close()));
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
   await store.close();
   await redis.quit();
 }

@@ -1,28 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BotClient, type BotState } from '../../src/bot-client/index.ts';
-import { boardText, DEFAULT_RULES, initialPosition, legalMoves } from '../../src/reversi/index.ts';
+import { BotClient } from '../../src/bot-client/index.ts';
+import { firstTurnState } from '../../test/support/loopback-bot.ts';
 import { BOT_KINDS, type RunningBot, startBot } from './server.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-
-function firstTurn(): BotState {
-  const position = initialPosition(DEFAULT_RULES);
-  return {
-    matchId: 'match_01JC3S2Q7G5T1XK0V3JH3W6R2D',
-    game: 'reversi',
-    you: position.toMove,
-    board: boardText(position),
-    legalMoves: legalMoves(position),
-    ply: 1,
-    history: [],
-    rules: { ...DEFAULT_RULES, timeLimitMs: 1000, overageMs: 5000 },
-    timeLimitMs: 1000,
-    remainingOverageMs: 5000,
-    lastLatencyMs: null,
-    opponent: { id: 'bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH', name: 'greedy-bot', rating: 1500 },
-  };
-}
 
 async function post(url: string, body: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, {
@@ -43,7 +25,7 @@ describe('startBot', () => {
   describe.each(BOT_KINDS)('a %s bot', (kind) => {
     it('answers a posted state with a legal action', async () => {
       bot = await startBot(kind, { port: 0, depth: 2 });
-      const state = firstTurn();
+      const state = firstTurnState();
       const { status, json } = await post(bot.url, JSON.stringify(state));
       expect(status).toBe(200);
       expect(state.legalMoves).toContain(json.action);
@@ -54,13 +36,13 @@ describe('startBot', () => {
   describe('when started with a secret', () => {
     it('rejects an unsigned request with 401', async () => {
       bot = await startBot('greedy', { port: 0, secret: SECRET });
-      const { status } = await post(bot.url, JSON.stringify(firstTurn()));
+      const { status } = await post(bot.url, JSON.stringify(firstTurnState()));
       expect(status).toBe(401);
     });
 
     it('rejects a request signed with another secret with 401', async () => {
       bot = await startBot('greedy', { port: 0, secret: SECRET });
-      const body = JSON.stringify(firstTurn());
+      const body = JSON.stringify(firstTurnState());
       const other = new Webhook('whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
       const now = new Date();
       const headers = {
@@ -78,7 +60,7 @@ describe('startBot', () => {
         const outcome = await client.callBot({
           url: bot.url,
           webhookSecret: SECRET,
-          state: firstTurn(),
+          state: firstTurnState(),
           timeoutMs: 5000,
         });
         expect(outcome).toMatchObject({ ok: true, action: { action: 'e3' } });
@@ -100,7 +82,7 @@ describe('startBot', () => {
     it('answers 400', async () => {
       bot = await startBot('greedy', { port: 0 });
       const state = {
-        ...firstTurn(),
+        ...firstTurnState(),
         board: ['BBBBBBBB', ...Array<string>(7).fill('........')],
         legalMoves: [],
       };

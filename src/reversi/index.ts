@@ -19,6 +19,7 @@ export {
 export { type Color, DEFAULT_RULES, opponent, type RulesOptions, rulesOptions } from './options.ts';
 export { perft, perftBoards } from './perft.ts';
 export {
+  boardRowsFromObf,
   boardText,
   discCounts,
   initialPosition,

@@ -126,3 +126,22 @@ export function positionFromBoardText(rows: readonly string[], toMove: Color): P
   });
   return positionFromBoards(halves[0]!, halves[1]!, halves[2]!, halves[3]!, toMove);
 }
+
+/**
+ * Board text from the one-line notation of Othello files (OBF, FForum) and the perft CLI: 64
+ * characters for a1, b1, …, h8 with `X` black, `O` white, `-` empty. Throws a `RulesError`
+ * (`reversi/malformed-board`) for anything else.
+ *
+ * @example
+ * boardRowsFromObf('-'.repeat(27) + 'OX' + '-'.repeat(6) + 'XO' + '-'.repeat(27)) // 8 rows, rank 1 first
+ */
+export function boardRowsFromObf(board: string): string[] {
+  if (!/^[XO-]{64}$/.test(board)) {
+    throw new RulesError(
+      'reversi/malformed-board',
+      'a board line is 64 characters of X, O, - (a1, b1, …, h8)',
+    );
+  }
+  const text = board.replace(/X/g, 'B').replace(/O/g, 'W').replace(/-/g, '.');
+  return Array.from({ length: 8 }, (_, rank) => text.slice(rank * 8, rank * 8 + 8));
+}

@@ -4,7 +4,7 @@
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Color } from '../../src/reversi/index.ts';
+import { boardRowsFromObf, type Color } from '../../src/reversi/index.ts';
 
 export interface FforumPosition {
   readonly name: string;
@@ -22,16 +22,7 @@ export function parseObfLine(line: string, name: string): FforumPosition {
   const match = /^([XO-]{64}) ([XO]);(.*)$/.exec(line.trim());
   if (!match) throw new Error(`${name}: not an OBF line: ${line}`);
   const [, board, side, rest] = match as unknown as [string, string, string, string];
-  const rows: string[] = [];
-  for (let rank = 0; rank < 8; rank++) {
-    rows.push(
-      board
-        .slice(rank * 8, rank * 8 + 8)
-        .replace(/X/g, 'B')
-        .replace(/O/g, 'W')
-        .replace(/-/g, '.'),
-    );
-  }
+  const rows = boardRowsFromObf(board);
   const moves = [...rest.matchAll(/([A-H][1-8]):[+-]?\d+/g)].map((m) => m[1]!.toLowerCase());
   return { name, rows, toMove: side === 'X' ? 'black' : 'white', moves };
 }

@@ -7,6 +7,7 @@ import { systemClock } from '../../src/clock.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/http/app.ts';
 import { BullMatchQueue } from '../../src/queue/match-queue.ts';
+import { deleteKeysUnder } from '../../src/store/maintenance.ts';
 import { createRedis } from '../../src/store/redis-connection.ts';
 import { RedisStore } from '../../src/store/redis-store.ts';
 
@@ -21,16 +22,6 @@ export interface Harness {
   readonly redis: Redis;
   readonly prefix: string;
   close(): Promise<void>;
-}
-
-/** Deletes every key under `prefix:` (tests clean up after themselves). */
-export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
 }
 
 /**
@@ -72,7 +63,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     async close() {
       await queue.close();
       await store.close();
-      await deletePrefix(redis, prefix);
+      await deleteKeysUnder(redis, prefix);
       await redis.quit();
     },
   };
