@@ -86,7 +86,10 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   app.use(httpMetrics(deps.registry));
   app.use(pinoHttp({ logger, redact: ['req.headers.authorization', 'req.headers.cookie'] }));
-  app.use(helmet());
+  // No upgrade-insecure-requests: the arena is often served over plain HTTP (locally, behind a TLS proxy).
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // The web front end's static files are not rate-limited; the API calls its pages make are.
+  app.use(webRouter());
   if (config.validateResponses) app.use(responseValidator(spec));
   app.use(rateLimiter(deps.redis, config.redis.prefix, config.rateLimit));
   app.use(express.json({ limit: '16kb', strict: true }));
@@ -107,7 +110,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(botsRouter(bots, present));
   app.use(matchesRouter(matches, present));
   app.use(leaderboardRouter(store, present));
-  app.use(webRouter());
   app.use(routeNotFound);
   app.use(
     errorHandler({

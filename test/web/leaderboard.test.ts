@@ -1,0 +1,201 @@
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RegisteredBot, registerBot } from '../support/api.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import {
+  arenaFor,
+  firstLegal,
+  garbage,
+  lastLegal,
+  launchBrowser,
+  pageProblems,
+  screenshot,
+  serve,
+} from './browser.ts';
+
+let h: Harness;
+let arena: ReturnType<typeof arenaFor>;
+let site: Awaited<ReturnType<typeof serve>>;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+const bots = {} as Record<'alpha' | 'bravo' | 'charlie' | 'delta', RegisteredBot>;
+const DESCRIPTION = 'Plays the first legal move. <b>bold?</b> <script>alert(1)</script> & "quotes"';
+
+beforeAll(async () => {
+  [h, browser] = await Promise.all([createHarness(), launchBrowser()]);
+  // Two faults in a row pause a push bot, as the workers do with MATCHMAKING_PAUSE_AFTER_FAULTS.
+  arena = arenaFor(h, { pauseAfterFaults: 2 });
+  site = await serve(h);
+  bots.alpha = await arena.bot('alpha', firstLegal, DESCRIPTION);
+  bots.bravo = await arena.bot('bravo', lastLegal);
+  bots.charlie = await arena.bot('charlie', garbage);
+  bots.delta = await registerBot(h, { name: 'delta' }); // a pull bot that never plays
+  // charlie answers nonsense and loses both its games; alpha and bravo play one game to the end.
+  await arena.played(bots.alpha.id, bots.charlie.id);
+  await arena.played(bots.bravo.id, bots.alpha.id);
+  await arena.played(bots.charlie.id, bots.bravo.id);
+  await h.store.saveStrengths(
+    new Map([[bots.alpha.id, { rating: 1512.4, lower: 1401.2, upper: 1630.9 }]]),
+    Date.now(),
+  );
+  page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  problems = pageProblems(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await arena?.close();
+  await h?.close();
+});
+
+const rowNames = () => page.locator('#lb-body tr th a').allTextContents();
+
+describe('the leaderboard at /', () => {
+  it('lists the registered bots in rating order, each linking to its page', async () => {
+    await page.goto(`${site.origin}/`);
+    await page.locator('#lb-body tr').nth(3).waitFor();
+    const ratings = await Promise.all(
+      Object.values(bots).map(async (bot) => (await request(h.app).get(`/v1/bots/${bot.id}`)).body),
+    );
+    const expected = [...ratings].sort((a, b) => b.rating - a.rating || a.id.localeCompare(b.id));
+    expect(new Set(expected.map((bot) => bot.rating)).size).toBeGreaterThan(2); // the games moved them apart
+    expect(await rowNames()).toEqual(expected.map((bot) => bot.name));
+    const elo = await page.locator('#lb-body tr td:nth-child(3)').allTextContents();
+    expect(elo.map((text) => Number.parseInt(text, 10))).toEqual(
+      expected.map((bot) => Math.round(bot.rating)),
+    );
+    expect(await page.locator('#lb-body tr th a').first().getAttribute('href')).toBe(
+      `/bots/${expected[0].id}`,
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('marks provisional ratings and shows the strength interval, or — when there is none', async () => {
+    const alpha = page.locator('#lb-body tr', {
+      has: page.getByRole('link', { name: 'alpha', exact: true }),
+    });
+    await expect(alpha.locator('td').nth(1).textContent()).resolves.toContain('provisional');
+    await expect(alpha.locator('td').nth(2).textContent()).resolves.toMatch(/1512.*1401.*1631/);
+    const delta = page.locator('#lb-body tr', {
+      has: page.getByRole('link', { name: 'delta', exact: true }),
+    });
+    expect((await delta.locator('td').nth(2).textContent())?.trim()).toBe('—');
+    expect((await delta.locator('td').nth(5).textContent())?.trim()).toBe('never');
+    await screenshot(page, 'leaderboard');
+  });
+
+  it('sorts by a column when its header is clicked, and reverses on a second click', async () => {
+    await page.getByRole('button', { name: /^Bot/ }).click();
+    expect(await rowNames()).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
+    await expect(page.locator('th[data-sort="bot"]').getAttribute('aria-sort')).resolves.toBe('ascending');
+    await page.getByRole('button', { name: /^Bot/ }).click();
+    expect(await rowNames()).toEqual(['delta', 'charlie', 'bravo', 'alpha']);
+    await expect(page.locator('th[data-sort="bot"]').getAttribute('aria-sort')).resolves.toBe('descending');
+    expect(page.url()).toContain('sort=bot&dir=desc');
+    await page.getByRole('button', { name: /^Rank/ }).click();
+  });
+
+  it('fits a 375 px wide phone screen: the table scrolls in its box, not the page', async () => {
+    const phone = await browser.newPage({ viewport: { width: 375, height: 812 } });
+    await phone.goto(`${site.origin}/`);
+    await phone.locator('#lb-body tr').nth(3).waitFor();
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    const box = phone.locator('.table-scroll');
+    expect(await box.evaluate((node) => node.scrollWidth > node.clientWidth)).toBe(true);
+    await screenshot(phone, 'leaderboard-375');
+    await phone.goto(`${site.origin}/bots/${bots.alpha.id}`);
+    await phone.locator('#chart svg').waitFor();
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screenshot(phone, 'bot-375');
+    await phone.close();
+  });
+
+  it('refreshes by itself, without reloading the page', async () => {
+    const fresh = await browser.newPage();
+    await fresh.clock.install();
+    await fresh.goto(`${site.origin}/`);
+    await fresh.locator('#lb-body tr').nth(3).waitFor();
+    await fresh.evaluate(() => {
+      (globalThis as { notReloaded?: boolean }).notReloaded = true;
+    });
+    await registerBot(h, { name: 'echo' });
+    await fresh.clock.runFor(10_500);
+    await fresh.getByRole('link', { name: 'echo', exact: true }).waitFor();
+    expect(await fresh.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await fresh.close();
+  });
+});
+
+describe("a bot's page", () => {
+  it('shows its profile, with its description as text', async () => {
+    await page.getByRole('link', { name: 'alpha', exact: true }).click();
+    await page.waitForURL(`**/bots/${bots.alpha.id}`);
+    await page.locator('#profile dd').first().waitFor();
+    await expect(page.locator('h1').textContent()).resolves.toBe('alpha');
+    await expect(page.locator('#description').textContent()).resolves.toBe(DESCRIPTION);
+    expect(await page.locator('#description b, #description script').count()).toBe(0);
+    const profile = await page.locator('#profile').textContent();
+    expect(profile).toContain('push');
+    expect(profile).toContain('active');
+    expect(profile).toMatch(/2 games: \d won, \d drawn, \d lost/);
+    expect(profile).toContain('provisional');
+    expect(await page.title()).toBe('alpha · Reversi Arena');
+  });
+
+  it('draws its rating history with axes, one point per rated game and the start', async () => {
+    const chart = page.locator('#chart svg');
+    await chart.waitFor();
+    expect(await chart.locator('circle.pt').count()).toBe(3);
+    expect(await chart.locator('circle.pt.win').count()).toBeGreaterThanOrEqual(1);
+    const labels = await chart.locator('text').allTextContents();
+    expect(labels).toContain('Elo');
+    expect(labels).toContain('Rated games played');
+    expect(await chart.getAttribute('role')).toBe('img');
+    await expect(chart.locator('desc').textContent()).resolves.toMatch(
+      /^2 rated games: Elo from 1500 to \d+/,
+    );
+  });
+
+  it('lists its recent matches with opponents and results', async () => {
+    const rows = page.locator('#matches tr');
+    await rows.nth(1).waitFor();
+    expect(await rows.count()).toBe(2);
+    // Newest first: the game against bravo, then charlie's forfeit.
+    await expect(rows.nth(0).locator('td').nth(1).textContent()).resolves.toBe('bravo');
+    await expect(rows.nth(1).locator('td').nth(1).textContent()).resolves.toBe('charlie');
+    await expect(rows.nth(1).locator('td').nth(3).textContent()).resolves.toBe(
+      'win (opponent: invalid-response)',
+    );
+    expect(
+      await rows
+        .nth(0)
+        .getByRole('link', { name: /Replay/ })
+        .getAttribute('href'),
+    ).toMatch(/^\/matches\/match_/);
+    await screenshot(page, 'bot');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows why a bot is paused', async () => {
+    await page.goto(`${site.origin}/bots/${bots.charlie.id}`);
+    const paused = page.locator('#paused');
+    await paused.waitFor();
+    await expect(paused.textContent()).resolves.toMatch(
+      /Matchmaking paused.*its last 2 matches ended by its faults/,
+    );
+  });
+
+  it('has an empty state when the bot has no rated games', async () => {
+    await page.goto(`${site.origin}/bots/${bots.delta.id}`);
+    await page.locator('#chart-empty').waitFor();
+    await page.locator('#matches-empty').waitFor(); // the match list loads after the chart
+    await expect(page.locator('#profile').textContent()).resolves.toContain('pull');
+  });
+
+  it('says so when there is no such bot', async () => {
+    await page.goto(`${site.origin}/bots/bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH`);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('There is no bot with the id');
+  });
+});

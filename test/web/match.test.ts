@@ -1,0 +1,237 @@
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredBot } from '../support/api.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import type { SeenRequest } from '../support/loopback-bot.ts';
+import {
+  arenaFor,
+  firstLegal,
+  garbage,
+  lastLegal,
+  launchBrowser,
+  pageProblems,
+  screenshot,
+  serve,
+} from './browser.ts';
+
+let h: Harness;
+let arena: ReturnType<typeof arenaFor>;
+let site: Awaited<ReturnType<typeof serve>>;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+let north: RegisteredBot;
+let south: RegisteredBot;
+let finished: {
+  id: string;
+  moves: { ply: number; square: string; flips: string[]; player: string }[];
+  result: { discs: { black: number; white: number } };
+};
+
+beforeAll(async () => {
+  [h, browser] = await Promise.all([createHarness(), launchBrowser()]);
+  arena = arenaFor(h);
+  site = await serve(h);
+  north = await arena.bot('north', firstLegal);
+  south = await arena.bot('south', lastLegal);
+  finished = await arena.played(north.id, south.id);
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  problems = pageProblems(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await arena?.close();
+  await h?.close();
+});
+
+/** The board as drawn: 8 strings of B, W and '.', rank 1 first (the API's board notation). */
+function drawnBoard(p: Page): Promise<string[]> {
+  return p.locator('.board .cell').evaluateAll((cells) => {
+    const text = cells.map((cell) => {
+      const disc = cell.querySelector('.disc');
+      return disc?.classList.contains('black') ? 'B' : disc?.classList.contains('white') ? 'W' : '.';
+    });
+    return Array.from({ length: 8 }, (_, rank) => text.slice(rank * 8, rank * 8 + 8).join(''));
+  });
+}
+
+const shownPly = (p: Page) => p.locator('#ply-range').inputValue().then(Number);
+const marked = (p: Page, mark: 'placed' | 'flipped') =>
+  p
+    .locator(`.board .cell.${mark}`)
+    .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-square')));
+
+async function discCounts(p: Page) {
+  return {
+    black: await p.locator('.board .disc.black').count(),
+    white: await p.locator('.board .disc.white').count(),
+  };
+}
+
+describe('a finished match at /matches/<id>', () => {
+  it('replays to the final position, with the disc counts of the result', async () => {
+    await page.goto(`${site.origin}/matches/${finished.id}`);
+    await page
+      .locator('#moves tr')
+      .nth(finished.moves.length - 1)
+      .waitFor();
+    expect(await shownPly(page)).toBe(finished.moves.length);
+    expect(await discCounts(page)).toEqual(finished.result.discs);
+    // Square by square, the same position the arena reports for the match.
+    const state = (await request(h.app).get(`/v1/matches/${finished.id}/state`)).body;
+    expect(await drawnBoard(page)).toEqual(state.board);
+    await expect(page.locator('#outcome').textContent()).resolves.toMatch(/wins, \d+–\d+|Draw, \d+–\d+/);
+    await expect(page.locator('#outcome').textContent()).resolves.toContain('completed');
+    await expect(page.locator('h1').textContent()).resolves.toBe('north vs south');
+    expect(await page.locator('.board .label.file').allTextContents()).toEqual([...'abcdefgh']);
+    expect(await page.locator('.board .label.rank').allTextContents()).toEqual([...'12345678']);
+    expect(problems).toEqual([]);
+  });
+
+  it('steps through the game with the arrow keys, Home and End', async () => {
+    await page.locator('h1').click(); // focus on the page, not on a control
+    await page.keyboard.press('Home');
+    expect(await shownPly(page)).toBe(0);
+    expect(await drawnBoard(page)).toEqual([
+      '........',
+      '........',
+      '........',
+      '...WB...',
+      '...BW...',
+      '........',
+      '........',
+      '........',
+    ]);
+    await expect(page.locator('#ply-info').textContent()).resolves.toMatch(/^Start position, white to move/);
+
+    await page.keyboard.press('ArrowRight');
+    expect(await shownPly(page)).toBe(1);
+    const first = finished.moves[0]!;
+    expect(first.player).toBe('white'); // the arena's rules: white moves first
+    expect(await marked(page, 'placed')).toEqual([first.square]);
+    expect((await marked(page, 'flipped')).sort()).toEqual([...first.flips].sort());
+    expect(await discCounts(page)).toEqual({ black: 1, white: 4 });
+    expect(page.url()).toMatch(/\?ply=1$/);
+    await expect(page.locator('#moves tr[aria-current="step"] th').textContent()).resolves.toBe('1');
+
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    expect(await shownPly(page)).toBe(2);
+    expect(await marked(page, 'placed')).toEqual([finished.moves[1]!.square]);
+    await screenshot(page, 'match');
+
+    await page.keyboard.press('End');
+    expect(await shownPly(page)).toBe(finished.moves.length);
+    expect(await discCounts(page)).toEqual(finished.result.discs);
+  });
+
+  it('jumps to a move clicked in the move list', async () => {
+    await page.locator('#moves button[data-ply="10"]').click();
+    expect(await shownPly(page)).toBe(10);
+    expect(await marked(page, 'placed')).toEqual([finished.moves[9]!.square]);
+  });
+
+  it('plays and pauses with the space bar', async () => {
+    // The page's timers on a fake clock: playback advances exactly as the clock is run.
+    const timed = await browser.newPage();
+    await timed.clock.install();
+    await timed.goto(`${site.origin}/matches/${finished.id}?ply=0`);
+    await timed
+      .locator('#moves tr')
+      .nth(finished.moves.length - 1)
+      .waitFor();
+    await timed.locator('h1').click();
+    await timed.keyboard.press(' ');
+    await expect(timed.locator('#play').textContent()).resolves.toBe('Pause');
+    await timed.clock.runFor(3 * 600 + 100); // the normal speed: a ply every 600 ms
+    expect(await shownPly(timed)).toBe(3);
+    await timed.keyboard.press(' ');
+    await expect(timed.locator('#play').textContent()).resolves.toBe('Play');
+    await timed.clock.runFor(5000);
+    expect(await shownPly(timed)).toBe(3);
+    await timed.close();
+  });
+
+  it('fits a 375 px wide phone screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
+    await phone.goto(`${site.origin}/matches/${finished.id}?ply=12`);
+    await phone
+      .locator('#moves tr')
+      .nth(finished.moves.length - 1)
+      .waitFor();
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    const board = await phone.locator('.board').boundingBox();
+    expect(board!.width).toBeGreaterThan(300);
+    expect(board!.x + board!.width).toBeLessThanOrEqual(375);
+    await screenshot(phone, 'match-375');
+    await phone.close();
+  });
+});
+
+describe('a match that ended by a fault', () => {
+  it('shows the reason and the fault, the bot answer as text', async () => {
+    const faulty = await arena.bot('faulty', garbage);
+    const match = await arena.played(faulty.id, north.id, { firstPlayer: 'black' });
+    await page.goto(`${site.origin}/matches/${match.id}`);
+    const outcome = page.locator('#outcome');
+    await outcome.locator('pre').waitFor();
+    const text = await outcome.textContent();
+    expect(text).toContain('north');
+    expect(text).toMatch(/wins/);
+    expect(text).toContain('invalid-response');
+    expect(text).toContain(match.result.fault.message);
+    await expect(outcome.locator('pre').textContent()).resolves.toContain('I resign <b>loudly</b>');
+    expect(await outcome.locator('pre b').count()).toBe(0);
+    await expect(page.locator('#no-moves').isVisible()).resolves.toBe(true);
+    await screenshot(page, 'match-fault');
+  });
+});
+
+describe('a match being played', () => {
+  it('updates live, and keeps the replay position of a user who stepped back', async () => {
+    // A bot that holds its answers after its third move, until released: the match stays running.
+    let open = false;
+    const held: (() => void)[] = [];
+    let heldOne: () => void = () => {};
+    const firstHold = new Promise<void>((resolve) => {
+      heldOne = resolve;
+    });
+    const gated = (seen: SeenRequest, res: Parameters<typeof firstLegal>[1]) => {
+      const state = JSON.parse(seen.body);
+      const answer = () => firstLegal(seen, res, undefined as never);
+      if (open || state.history.length < 6) return answer();
+      held.push(answer);
+      heldOne();
+    };
+    const slow = await arena.bot('slow', gated);
+    const id = await arena.create(slow.id, south.id, { firstPlayer: 'black', timeLimitMs: 20_000 });
+
+    await page.goto(`${site.origin}/matches/${id}`);
+    await page.locator('#outcome', { hasText: 'Queued' }).waitFor();
+    await expect(page.locator('#ply-info').textContent()).resolves.toMatch(/^Start position, black to move/);
+
+    const done = arena.play(id);
+    await firstHold;
+    const sofar = (await request(h.app).get(`/v1/matches/${id}`)).body.moves.length;
+    expect(sofar).toBeGreaterThanOrEqual(6);
+    // The page follows the game while the user is at the latest move.
+    await expect.poll(() => shownPly(page), { timeout: 5000 }).toBe(sofar);
+    await expect(page.locator('#outcome').textContent()).resolves.toContain('Live');
+
+    await page.locator('h1').click();
+    await page.keyboard.press('Home');
+    open = true;
+    for (const answer of held.splice(0)) answer();
+    await done;
+    const final = (await request(h.app).get(`/v1/matches/${id}`)).body;
+    await page.locator('#outcome.ok').waitFor();
+    expect(await page.locator('#ply-range').getAttribute('max')).toBe(String(final.moves.length));
+    expect(await shownPly(page)).toBe(0); // kept where the user was
+
+    await page.keyboard.press('End');
+    expect(await discCounts(page)).toEqual(final.result.discs);
+  });
+});
