@@ -48,7 +48,8 @@ async function botWith(name: string, behaviour: Behaviour) {
 }
 
 async function playMatch(black: string, white: string, rules: Record<string, unknown> = {}) {
-  const id = await createMatch(h, black, white, { rules: { timeLimitMs: 200, overageMs: 0, ...rules } });
+  // Generous limits: a loaded CI machine must not turn a legal bot into a timeout.
+  const id = await createMatch(h, black, white, { rules: { timeLimitMs: 5000, overageMs: 0, ...rules } });
   const end = await arena.runner.play(id, new AbortController().signal);
   const res = await request(h.app).get(`/v1/matches/${id}`);
   return { id, end, match: res.body };
@@ -123,7 +124,7 @@ describe('a match between two bots that play legal moves', () => {
       ply: 1,
       history: [],
       legalMoves: ['d3', 'c4', 'f5', 'e6'],
-      timeLimitMs: 200,
+      timeLimitMs: 5000,
       remainingOverageMs: 0,
       lastLatencyMs: null,
       opponent: { id: b.id, name: 'state-b', rating: 1500 },
@@ -193,7 +194,8 @@ describe('a bot at fault', () => {
       const good = await botWith(`good-${slug}`, firstLegal);
       const bad = await botWith(`bad-${slug}`, behaviour);
       // White moves first, so the faulty bot as white faults on ply 1.
-      const { match } = await playMatch(good.id, bad.id);
+      // Only the sleeper needs a short limit; the others fault at once.
+      const { match } = await playMatch(good.id, bad.id, reason === 'timeout' ? { timeLimitMs: 200 } : {});
       expect(match.status).toBe('finished');
       expect(match.result.reason).toBe(reason);
       expect(match.result.winner).toBe('black');

@@ -50,7 +50,7 @@ async function pullVersusPush(prefix: string, rules: Record<string, unknown> = {
   const puller = await registerBot(h, { name: `${prefix}-pull` });
   const pusher = await registerBot(h, { name: `${prefix}-push`, url: pushBot.url });
   const id = await createMatch(h, pusher.id, puller.id, {
-    rules: { timeLimitMs: 2000, overageMs: 0, ...rules },
+    rules: { timeLimitMs: 10_000, overageMs: 0, ...rules },
   });
   const played = arena.runner.play(id, new AbortController().signal);
   return { puller, pusher, id, played };

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 async function play(black: RegisteredBot, white: RegisteredBot, rated = true) {
-  const id = await createMatch(h, black.id, white.id, { rules: { timeLimitMs: 500, overageMs: 0 }, rated });
+  const id = await createMatch(h, black.id, white.id, { rules: { timeLimitMs: 5000, overageMs: 0 }, rated });
   await arena.runner.play(id, new AbortController().signal);
   return (await request(h.app).get(`/v1/matches/${id}`)).body;
 }

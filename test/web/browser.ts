@@ -126,7 +126,7 @@ export function arenaFor(h: Harness, options: { pauseAfterFaults?: number } = {}
     },
     /** Creates a match; it stays queued until `play`. */
     create: (black: string, white: string, rules: Record<string, unknown> = {}) =>
-      createMatch(h, black, white, { rules: { timeLimitMs: 500, overageMs: 0, ...rules } }),
+      createMatch(h, black, white, { rules: { timeLimitMs: 5000, overageMs: 0, ...rules } }),
     play: (matchId: string) => runner.play(matchId, new AbortController().signal),
     /** Creates and plays a match; resolves with the match document from the API. */
     async played(black: string, white: string, rules: Record<string, unknown> = {}) {
