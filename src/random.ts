@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * A small seeded generator (mulberry32): reproducible randomness for tests, simulations and bots.
  * Pure code takes a `() => number` and never calls `Math.random` itself.
@@ -14,5 +16,22 @@ export function seededRandom(seed: number): () => number {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Cryptographic random bytes drawn from a pre-filled pool: one `randomBytes` call per 4 kB instead
+ * of one per request, which matters on the hot path of every bot call.
+ */
+export function pooledRandomBytes(poolSize = 4096): (size: number) => Uint8Array {
+  let pool = new Uint8Array(0);
+  let offset = 0;
+  return (size) => {
+    if (offset + size > pool.length) {
+      pool = randomBytes(Math.max(poolSize, size));
+      offset = 0;
+    }
+    offset += size;
+    return pool.subarray(offset - size, offset);
   };
 }

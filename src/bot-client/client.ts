@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import { type Clock, type RandomBytes, systemClock } from '../clock.ts';
+import { pooledRandomBytes } from '../random.ts';
 import { parseBotAction } from './action.ts';
 import { excerpt, readCapped } from './body.ts';
 import { botConnector, isConnectPhaseError } from './connector.ts';
@@ -52,7 +52,7 @@ export class BotClient {
   constructor(options: BotClientOptions) {
     this.#now = options.now ?? (() => performance.now());
     this.#clock = options.clock ?? systemClock;
-    this.#random = options.random ?? ((size) => randomBytes(size));
+    this.#random = options.random ?? pooledRandomBytes();
     this.#agent = new Agent({
       connect: botConnector({ allowPrivateAddresses: options.allowPrivateAddresses }),
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
