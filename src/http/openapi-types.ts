@@ -586,6 +586,11 @@ export interface components {
             webhookSecret?: string;
         };
         CreatedBot: components["schemas"]["Bot"] & components["schemas"]["BotSecrets"];
+        /** @description The bot after the change. When the change turned a pull bot into a push bot, the new `webhookSecret` is shown here, once. */
+        UpdatedBot: components["schemas"]["Bot"] & {
+            /** @description Only when the change gave the bot a URL for the first time. Shown once. */
+            webhookSecret?: string;
+        };
         CreateBotRequest: {
             name: components["schemas"]["BotName"];
             description?: string;
@@ -1077,7 +1082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Bot"];
+                    "application/json": components["schemas"]["UpdatedBot"];
                 };
             };
             400: components["responses"]["Problem"];

@@ -233,6 +233,22 @@ describe('PATCH /v1/bots/{botId}', () => {
     await registerBot(h, { name: 'patch-owner' });
   });
 
+  it('shows the new webhook secret, once, when a pull bot becomes a push bot', async () => {
+    const bot = await registerBot(h, { name: 'patch-to-push' });
+    const res = await request(h.app)
+      .patch(`/v1/bots/${bot.id}`)
+      .set(bearer(bot.token))
+      .send({ url: 'http://127.0.0.1:9/' });
+    expect(res.status).toBe(200);
+    expect(res.body.kind).toBe('push');
+    expect(res.body.webhookSecret).toMatch(/^whsec_/);
+    const again = await request(h.app)
+      .patch(`/v1/bots/${bot.id}`)
+      .set(bearer(bot.token))
+      .send({ url: 'http://127.0.0.1:8/' });
+    expect(again.body.webhookSecret).toBeUndefined();
+  });
+
   it('lets the admin change any bot', async () => {
     const bot = await registerBot(h, { name: 'patch-admin' });
     const res = await request(h.app).patch(`/v1/bots/${bot.id}`).set(admin).send({ description: 'by admin' });

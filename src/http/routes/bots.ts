@@ -56,8 +56,9 @@ export function botsRouter(bots: BotService, present: Presenter): Router {
   router.patch('/v1/bots/:botId', async (req, res) => {
     const { botId } = parse(botIdParams, req.params, 'params');
     const body = parse(updateBotBody, req.body, 'body');
-    const { bot } = await bots.update(principalOf(res), botId, body);
-    res.json(present.bot(bot, principalOf(res)));
+    const { bot, webhookSecret } = await bots.update(principalOf(res), botId, body);
+    const updated: components['schemas']['UpdatedBot'] = present.bot(bot, principalOf(res));
+    res.json(webhookSecret === null ? updated : { ...updated, webhookSecret });
   });
 
   router.delete('/v1/bots/:botId', async (req, res) => {
