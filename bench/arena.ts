@@ -24,7 +24,7 @@ import { eloRule } from '../src/match/rating-rule.ts';
 import { replay } from '../src/match/replay.ts';
 import { MatchRunner } from '../src/match/runner.ts';
 import { MatchWorker } from '../src/match/worker.ts';
-import { botState } from '../src/protocol/state.ts';
+import { type BotState, botState } from '../src/protocol/state.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
@@ -132,28 +132,42 @@ async function main(): Promise<void> {
   const moves = overheads.length;
 
   // The same bots, called by the same client with the same concurrency, without the arena.
-  // A representative state: the middle of a game, with its 30-ply history, as the arena sends it.
-  const sample = (await store.getMoves(ids[0]!)).slice(0, 30);
-  const state = botState({
-    match: (await store.getMatch(ids[0]!))!,
-    moves: sample,
-    position: replay((await store.getMatch(ids[0]!))!.rules, sample).position,
-    timeLimitMs: 1000,
-    remainingOverageMs: 5000,
-    lastLatencyMs: 1,
-    opponentRating: 1500,
-  });
+  // The same requests without the arena: every state of the first matches played, rebuilt from
+  // their records before the clock starts, sent to the bot whose turn it was, by the same client.
+  const requests: { url: string; secret: string | null; state: BotState }[] = [];
+  const byId = new Map([
+    [a.bot.id, { url: urlA, secret: a.bot.webhookSecret }],
+    [b.bot.id, { url: urlB, secret: b.bot.webhookSecret }],
+  ]);
+  for (const id of ids) {
+    if (requests.length >= moves) break;
+    const match = (await store.getMatch(id))!;
+    const recorded = await store.getMoves(id);
+    for (let ply = 0; ply < recorded.length && requests.length < moves; ply++) {
+      const played = recorded.slice(0, ply);
+      const game = replay(match.rules, played);
+      if (recorded[ply]!.square === 'pass') continue;
+      const mover = game.position.toMove === 'black' ? match.black.id : match.white.id;
+      const target = byId.get(mover)!;
+      const state = botState({
+        match,
+        moves: played,
+        position: game.position,
+        timeLimitMs: match.rules.timeLimitMs,
+        remainingOverageMs: game.banks[game.position.toMove],
+        lastLatencyMs: game.lastLatency[game.position.toMove],
+        opponentRating: 1500,
+      });
+      requests.push({ url: target.url, secret: target.secret, state });
+    }
+  }
   const rawStarted = performance.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next++ < moves) {
-        const outcome = await client.callBot({
-          url: urlA,
-          webhookSecret: a.bot.webhookSecret,
-          state,
-          timeoutMs: 5000,
-        });
+      for (let i = next++; i < requests.length; i = next++) {
+        const { url, secret, state } = requests[i]!;
+        const outcome = await client.callBot({ url, webhookSecret: secret, state, timeoutMs: 5000 });
         if (!outcome.ok) throw new Error(outcome.fault.message);
       }
     }),
@@ -162,7 +176,7 @@ async function main(): Promise<void> {
 
   const sorted = overheads.sort((x, y) => x - y);
   const arenaRate = moves / arenaSeconds;
-  const rawRate = moves / rawSeconds;
+  const rawRate = requests.length / rawSeconds;
   console.log(
     `matches: ${matchCount} (${moves} moves) with ${concurrency} concurrent, in ${arenaSeconds.toFixed(2)} s`,
   );
