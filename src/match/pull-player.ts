@@ -28,10 +28,8 @@ export class PullPlayer implements Player {
       match,
       moves,
       viewer: state.you,
-      ratings:
-        state.you === 'black'
-          ? { black: 0, white: state.opponent.rating }
-          : { black: state.opponent.rating, white: 0 },
+      // The state shows only the opponent's rating; the bot's own is not part of it.
+      ratings: { black: state.opponent.rating, white: state.opponent.rating },
       deadline,
     });
     await pull.openTurn(
