@@ -20,6 +20,10 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // A test that times out must not leave its workers running after the test process is gone.
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  child.once('exit', () => process.removeListener('exit', reap));
   return child;
 }
 
