@@ -21,7 +21,9 @@ let pushBot: LoopbackBot;
 beforeAll(async () => {
   h = await createHarness({ SSE_KEEPALIVE_MS: '300' });
   const pull = new PullStore(h.redis, h.prefix);
-  arena = runnerFor(h, (botId) => new PullPlayer(botId, { pull, store: h.store, clock: systemClock }));
+  arena = runnerFor(h, {
+    pull: (botId) => new PullPlayer(botId, { pull, store: h.store, clock: systemClock }),
+  });
   server = h.app.listen(0, '127.0.0.1');
   await new Promise((done) => server.once('listening', done));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -11,8 +11,15 @@ import { PullStore } from '../../src/store/pull-store.ts';
 import { admin } from './api.ts';
 import type { Harness } from './harness.ts';
 
-/** A match runner on the harness' store, calling bots over real HTTP. */
-export function runnerFor(h: Harness, pull?: (botId: string) => Player) {
+/**
+ * A match runner on the harness' store, calling bots over real HTTP. `pull` plays pull bots;
+ * `pauseAfterFaults` defaults to the harness configuration.
+ */
+export function runnerFor(
+  h: Harness,
+  options: { pull?: (botId: string) => Player; pauseAfterFaults?: number } = {},
+) {
+  const { pull } = options;
   const client = new BotClient({ allowPrivateAddresses: true });
   const noPull = (): Player => {
     throw new Error('this test has no pull bots');
@@ -24,7 +31,7 @@ export function runnerFor(h: Harness, pull?: (botId: string) => Player) {
     rate: eloRule(h.config.rating),
     logger: pino({ level: 'silent' }),
     announceStart: (match) => announceStart(new PullStore(h.redis, h.prefix), match),
-    pauseAfterFaults: h.config.matchmaking.pauseAfterFaults,
+    pauseAfterFaults: options.pauseAfterFaults ?? h.config.matchmaking.pauseAfterFaults,
   });
   return { runner, close: () => client.close() };
 }

@@ -3,17 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
-import { BotClient } from '../../src/bot-client/index.ts';
-import { systemClock } from '../../src/clock.ts';
-import type { Player } from '../../src/match/player.ts';
-import { playersFor } from '../../src/match/players.ts';
-import { eloRule } from '../../src/match/rating-rule.ts';
-import { MatchRunner } from '../../src/match/runner.ts';
 import { registerBot } from '../support/api.ts';
-import { createMatch } from '../support/arena.ts';
+import { createMatch, runnerFor } from '../support/arena.ts';
 import type { Harness } from '../support/harness.ts';
 import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
 
@@ -106,18 +99,7 @@ export const garbage: Behaviour = (_seen, res) => {
  */
 export function arenaFor(h: Harness, options: { pauseAfterFaults?: number } = {}) {
   const servers: LoopbackBot[] = [];
-  const client = new BotClient({ allowPrivateAddresses: true });
-  const noPull = (): Player => {
-    throw new Error('these tests have no pull bots');
-  };
-  const runner = new MatchRunner({
-    store: h.store,
-    clock: systemClock,
-    playerFor: playersFor(client, noPull),
-    rate: eloRule(h.config.rating),
-    logger: pino({ level: 'silent' }),
-    pauseAfterFaults: options.pauseAfterFaults ?? 0,
-  });
+  const { runner, close } = runnerFor(h, { pauseAfterFaults: options.pauseAfterFaults ?? 0 });
   return {
     async bot(name: string, behaviour: Behaviour, description?: string) {
       const server = await startLoopbackBot(behaviour);
@@ -136,7 +118,7 @@ export function arenaFor(h: Harness, options: { pauseAfterFaults?: number } = {}
     },
     async close() {
       await Promise.all(servers.map((server) => server.close()));
-      await client.close();
+      await close();
     },
   };
 }
