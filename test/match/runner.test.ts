@@ -13,7 +13,7 @@ import {
 import { registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 
 type Behaviour = Parameters<typeof startLoopbackBot>[0];
 
@@ -22,11 +22,7 @@ const json =
   (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
-/** Plays the first legal move (and, under single-direction, the first trapping direction). */
-const firstLegal: Behaviour = (seen, res) => {
-  const state = JSON.parse(seen.body);
-  json({ action: state.legalMoves[0] })(seen, res, undefined as never);
-};
+const firstLegal = playsFirstLegal();
 
 let h: Harness;
 let arena: ReturnType<typeof runnerFor>;

@@ -3,21 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { until } from '../support/private-redis.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
-
-/** A bot that thinks for `delayMs` and plays its first legal move. */
-function thinkingBot(delayMs: number): Promise<LoopbackBot> {
-  return startLoopbackBot((seen, res) => {
-    const state = JSON.parse(seen.body);
-    setTimeout(() => {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ action: state.legalMoves[0] }));
-    }, delayMs);
-  });
-}
 
 let h: Harness;
 const bots: LoopbackBot[] = [];
@@ -30,7 +18,10 @@ afterAll(async () => {
 });
 
 async function pair(prefix: string, delayMs: number) {
-  const [x, y] = await Promise.all([thinkingBot(delayMs), thinkingBot(delayMs)]);
+  const [x, y] = await Promise.all([
+    startLoopbackBot(playsFirstLegal(delayMs)),
+    startLoopbackBot(playsFirstLegal(delayMs)),
+  ]);
   bots.push(x, y);
   const a = await registerBot(h, { name: `${prefix}-a`, url: x.url });
   const b = await registerBot(h, { name: `${prefix}-b`, url: y.url });

@@ -9,7 +9,7 @@ import { PullStore } from '../../src/store/pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { until } from '../support/private-redis.ts';
 import { openSse } from '../support/sse.ts';
 
@@ -27,12 +27,7 @@ beforeAll(async () => {
   server = h.app.listen(0, '127.0.0.1');
   await new Promise((done) => server.once('listening', done));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  pushBot = await startLoopbackBot((seen, res) => {
-    const state = JSON.parse(seen.body);
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ action: state.legalMoves[0] }));
-  });
+  pushBot = await startLoopbackBot(playsFirstLegal());
 });
 afterAll(async () => {
   await pushBot.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { schedulerFor } from '../support/scheduler.ts';
 
 let h: Harness;
@@ -15,12 +15,7 @@ beforeAll(async () => {
   h = await createHarness({ MATCHMAKING_PAUSE_AFTER_FAULTS: '3', MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1' });
   arena = runnerFor(h);
   sched = await schedulerFor(h);
-  legal = await startLoopbackBot((seen, res) => {
-    const state = JSON.parse(seen.body);
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ action: state.legalMoves[0] }));
-  });
+  legal = await startLoopbackBot(playsFirstLegal());
   broken = await startLoopbackBot((_seen, res) => res.writeHead(500).end('down'));
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { SCHEDULE_QUEUE_NAME } from '../../src/matchmaking/scheduler.ts';
 import { bullPrefix } from '../../src/queue/match-queue.ts';
 import { registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { until } from '../support/private-redis.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
@@ -13,12 +13,7 @@ let h: Harness;
 let bot: LoopbackBot;
 beforeAll(async () => {
   h = await createHarness();
-  bot = await startLoopbackBot((seen, res) => {
-    const state = JSON.parse(seen.body);
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ action: state.legalMoves[0] }));
-  });
+  bot = await startLoopbackBot(playsFirstLegal());
 });
 afterAll(async () => {
   await bot.close();

@@ -89,6 +89,16 @@ export function answer(res: ServerResponse, status: number, body: unknown, type 
   res.end(text);
 }
 
+/** A bot's answer: its first legal move, after `delayMs` when given (a bot that thinks). */
+export function playsFirstLegal(delayMs = 0): Handler {
+  return (seen, res) => {
+    const state = JSON.parse(seen.body) as BotState;
+    const reply = () => answer(res, 200, { action: state.legalMoves[0] });
+    if (delayMs > 0) setTimeout(reply, delayMs);
+    else reply();
+  };
+}
+
 /** The state a bot gets on the first ply of a default game. */
 export function firstTurnState(): BotState {
   const position = initialPosition(DEFAULT_RULES);

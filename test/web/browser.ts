@@ -8,7 +8,7 @@ import request from 'supertest';
 import { registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import type { Harness } from '../support/harness.ts';
-import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 
 /** Debian's chromium; CI installs it when missing (`apt-get install -y chromium`). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -72,12 +72,7 @@ export function pageProblems(page: Page): string[] {
 type Behaviour = Parameters<typeof startLoopbackBot>[0];
 
 /** Answers the first legal move. */
-export const firstLegal: Behaviour = (seen, res) => {
-  const state = JSON.parse(seen.body);
-  res
-    .writeHead(200, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ action: state.legalMoves[0] }));
-};
+export const firstLegal: Behaviour = playsFirstLegal();
 
 /** Answers the last legal move (a different game from `firstLegal`). */
 export const lastLegal: Behaviour = (seen, res) => {
