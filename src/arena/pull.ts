@@ -56,9 +56,15 @@ export class PullService {
   }
 
   async state(principal: Principal | null, matchId: string): Promise<MatchState> {
+    return (await this.view(principal, matchId)).state;
+  }
+
+  /** The state as `principal` sees it, and its colour in the match (null for spectators). */
+  private async view(principal: Principal | null, matchId: string) {
     const { match, moves, turn, ratings } = await this.load(matchId);
     const deadline = turn !== null && turn.ply === moves.length + 1 ? turn.deadline : null;
-    return matchState({ match, moves, viewer: colorOf(match, principal), ratings, deadline });
+    const viewer = colorOf(match, principal);
+    return { state: matchState({ match, moves, viewer, ratings, deadline }), viewer };
   }
 
   /**
@@ -71,11 +77,10 @@ export class PullService {
     waitMs: number,
     closed: AbortSignal,
   ): Promise<MatchState> {
-    let state = await this.state(principal, matchId);
-    if (waitMs === 0 || principal?.kind !== 'bot') return state;
-    const viewer = state.you;
-    const mine = colorOf((await this.deps.store.getMatch(matchId))!, principal);
-    if (mine === null) return state;
+    const first = await this.view(principal, matchId);
+    let { state } = first;
+    const { viewer } = first;
+    if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null) return state;
     const ready = (s: MatchState) => s.toMove === null || (s.toMove === viewer && s.deadline !== null);
     if (ready(state)) return state;
     const connection = this.deps.blocking();

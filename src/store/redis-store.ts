@@ -36,13 +36,14 @@ import type {
 import { APPEND_MOVE, CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, START_MATCH, UPDATE_BOT } from './scripts.ts';
 import type { ArenaStore, BotQuery, MatchQuery } from './store.ts';
 
-type Script = (...args: (string | number)[]) => Promise<number>;
+type Script<Reply = number> = (...args: (string | number)[]) => Promise<Reply>;
 
-function script(redis: Redis, lua: string, numberOfKeys: number): Script {
-  // EVALSHA with a fallback to EVAL, as ioredis' defineCommand does, without mutating the client.
+function script<Reply = number>(redis: Redis, lua: string, numberOfKeys: number): Script<Reply> {
+  // ioredis' defineCommand runs EVALSHA with a fallback to EVAL. The name comes from the script,
+  // so stores sharing a connection define each script once.
   const name = `arena_${Buffer.from(lua).toString('base64url').slice(0, 12)}_${lua.length}`;
   if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys });
-  const command = (redis as unknown as Record<string, Script>)[name]!;
+  const command = (redis as unknown as Record<string, Script<Reply>>)[name]!;
   return (...args) => command.apply(redis, args);
 }
 
@@ -74,7 +75,7 @@ export class RedisStore implements ArenaStore {
       updateBot: script(redis, UPDATE_BOT, 3),
       replaceSecrets: script(redis, REPLACE_SECRETS, 1),
       retireBot: script(redis, RETIRE_BOT, 3),
-      startMatch: script(redis, START_MATCH, 7),
+      startMatch: script<MatchStatus | null>(redis, START_MATCH, 7),
       appendMove: script(redis, APPEND_MOVE, 2),
     };
   }
@@ -261,7 +262,15 @@ export class RedisStore implements ArenaStore {
       (s: MatchStatus) => k.botMatches(match.white.id, s),
     ];
     const statusKeys = pairs.flatMap((key) => [key('queued'), key('running')]);
-    await this.scripts.startMatch(k.match(id), ...statusKeys, id, now);
+    const before = (await this.scripts.startMatch(
+      k.match(id),
+      ...statusKeys,
+      id,
+      now,
+    )) as unknown as MatchStatus | null;
+    // The script tells what it changed; only a match that ended meanwhile needs reading again.
+    if (before === 'queued') return { ...match, status: 'running', startedAt: now };
+    if (before === 'running') return match;
     return this.getMatch(id);
   }
 
