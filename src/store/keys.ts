@@ -52,3 +52,8 @@ export type StoreKeys = ReturnType<typeof storeKeys>;
 export function nameMember(name: string, id: string): string {
   return `${name.toLowerCase()} ${id}`;
 }
+
+/** The bot id of a by-name member (the inverse of `nameMember`). */
+export function idOfNameMember(member: string): string {
+  return member.slice(member.indexOf(' ') + 1);
+}

@@ -1,21 +1,10 @@
 import type { Redis } from 'ioredis';
-import { decodeBot } from './codec.ts';
-import type { StoreKeys } from './keys.ts';
+import { idOfNameMember, type StoreKeys } from './keys.ts';
+import { readBots } from './read.ts';
 import type { BotRecord, Strength } from './records.ts';
 import type { LeaderboardRow } from './store.ts';
 
 /** The leaderboard, the rated results and the Bradley–Terry strengths, on Redis. */
-
-async function bots(redis: Redis, keys: StoreKeys, ids: readonly string[]): Promise<(BotRecord | null)[]> {
-  if (ids.length === 0) return [];
-  const pipeline = redis.pipeline();
-  for (const id of ids) pipeline.hgetall(keys.bot(id));
-  const results = (await pipeline.exec()) ?? [];
-  return results.map(([error, hash]) => {
-    if (error) throw error;
-    return decodeBot(hash as Record<string, string>);
-  });
-}
 
 export async function leaderboardPage(redis: Redis, keys: StoreKeys, offset: number, limit: number) {
   const [ids, total, computedAt] = await Promise.all([
@@ -24,7 +13,7 @@ export async function leaderboardPage(redis: Redis, keys: StoreKeys, offset: num
     redis.get(keys.strengthComputedAt),
   ]);
   const [records, strengths] = await Promise.all([
-    bots(redis, keys, ids),
+    readBots(redis, keys, ids),
     ids.length === 0 ? Promise.resolve([]) : redis.hmget(keys.strength, ...ids),
   ]);
   const rows: LeaderboardRow[] = [];
@@ -95,10 +84,6 @@ export async function activeMatchCounts(
 
 export async function activeBots(redis: Redis, keys: StoreKeys): Promise<BotRecord[]> {
   const members = await redis.zrange(keys.activeBotsByName, 0, -1);
-  const records = await bots(
-    redis,
-    keys,
-    members.map((member) => member.slice(member.indexOf(' ') + 1)),
-  );
+  const records = await readBots(redis, keys, members.map(idOfNameMember));
   return records.filter((bot): bot is BotRecord => bot !== null && bot.status === 'active');
 }

@@ -10,7 +10,7 @@ import {
   newBotFields,
 } from './codec.ts';
 import { finishMatchOnce } from './finish-match.ts';
-import { nameMember, type StoreKeys, storeKeys } from './keys.ts';
+import { idOfNameMember, nameMember, type StoreKeys, storeKeys } from './keys.ts';
 import {
   activeBots,
   activeMatchCounts,
@@ -20,6 +20,7 @@ import {
   ratedResults,
   saveStrengths,
 } from './ratings.ts';
+import { readBots, readHashes } from './read.ts';
 import type {
   BotChanges,
   BotRecord,
@@ -132,15 +133,8 @@ export class RedisStore implements ArenaStore {
     return decodeBot(await this.redis.hgetall(this.keys.bot(id)));
   }
 
-  async getBots(ids: readonly string[]): Promise<(BotRecord | null)[]> {
-    if (ids.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hgetall(this.keys.bot(id));
-    const results = (await pipeline.exec()) ?? [];
-    return results.map(([error, hash]) => {
-      if (error) throw error;
-      return decodeBot(hash as Record<string, string>);
-    });
+  getBots(ids: readonly string[]): Promise<(BotRecord | null)[]> {
+    return readBots(this.redis, this.keys, ids);
   }
 
   async findBotIdByTokenHash(tokenHash: string): Promise<string | null> {
@@ -197,7 +191,7 @@ export class RedisStore implements ArenaStore {
     // '\xff' sorts after every character a name may hold.
     const members = await this.redis.zrangebylex(key, min, `[${prefix}\xff`, 'LIMIT', 0, query.limit + 1);
     const page = members.slice(0, query.limit);
-    const bots = await this.getBots(page.map((member) => member.slice(member.indexOf(' ') + 1)));
+    const bots = await this.getBots(page.map(idOfNameMember));
     const last = page.at(-1);
     return {
       items: bots.filter((bot): bot is BotRecord => bot !== null),
@@ -239,14 +233,13 @@ export class RedisStore implements ArenaStore {
         : `(${decodeCursor(query.cursor, CURSOR_SHAPE.matchId) ?? invalidCursor()}`;
     const ids = await this.redis.zrevrangebylex(key, max, '-', 'LIMIT', 0, query.limit + 1);
     const page = ids.slice(0, query.limit);
-    const pipeline = this.redis.pipeline();
-    for (const id of page) pipeline.hgetall(k.match(id));
-    const hashes = (await pipeline.exec()) ?? [];
-    const items = hashes
-      .map(([error, hash]) => {
-        if (error) throw error;
-        return decodeMatch(hash as Record<string, string>);
-      })
+    const items = (
+      await readHashes(
+        this.redis,
+        page.map((id) => k.match(id)),
+      )
+    )
+      .map(decodeMatch)
       .filter((match): match is MatchRecord => match !== null);
     const last = page.at(-1);
     return { items, nextCursor: ids.length > query.limit && last !== undefined ? encodeCursor(last) : null };
