@@ -6,7 +6,7 @@ import {
   PermissionError,
   RuleViolationError,
 } from '../errors.ts';
-import { replay } from '../match/replay.ts';
+import { engineRules, replay } from '../match/replay.ts';
 import type { MatchState } from '../protocol/state.ts';
 import { type Color, type Direction, legalMoves, play } from '../reversi/index.ts';
 import type { PulledAction, PullStore } from '../store/pull-store.ts';
@@ -153,15 +153,10 @@ export class PullService {
         `The match is at ply ${moves.length + 1}, not ${submitted.ply}.`,
       );
     }
-    const rules = {
-      firstPlayer: match.rules.firstPlayer,
-      captureRule: match.rules.captureRule,
-      scoring: match.rules.scoring,
-    };
     const played = play(
       position,
       { square: input.action, ...(input.direction ? { direction: input.direction } : {}) },
-      rules,
+      engineRules(match.rules),
     );
     if (!played.ok) {
       throw new RuleViolationError(
