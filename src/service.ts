@@ -43,7 +43,9 @@ export async function startWorkers(config: Config, logger: Logger) {
   const workerRedis = await connect(createRedis(config.redis.url, 'worker'));
   const storeRedis = await connect(createRedis(config.redis.url, 'worker'));
   const store = new RedisStore(storeRedis, config.redis.prefix);
-  const queue = new BullMatchQueue(storeRedis, config.redis.prefix);
+  // BullMQ defines its scripts on the connection it is given, and ioredis copies every script onto
+  // each pipeline it builds: on the store's connection that would tax every store read.
+  const queue = new BullMatchQueue(workerRedis, config.redis.prefix);
   const client = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
   const pullStore = new PullStore(storeRedis, config.redis.prefix);
   const pull = (botId: string): Player =>
@@ -106,7 +108,10 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   await connect(redis);
   const store = new RedisStore(redis, config.redis.prefix);
-  const queue = new BullMatchQueue(redis, config.redis.prefix);
+  // A connection of the queue's own: BullMQ's scripts on the store's would slow its pipelines.
+  const queueRedis = await connect(redis.duplicate({ connectionName: 'reversi-arena-api-queue' }));
+  queueRedis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const queue = new BullMatchQueue(queueRedis, config.redis.prefix);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const app = createApp({
@@ -125,6 +130,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     async close() {
       await queue.close();
       await store.close();
+      await queueRedis.quit();
       await redis.quit();
     },
   };
