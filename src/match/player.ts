@@ -30,6 +30,11 @@ export type MoveOutcome =
  */
 export interface Player {
   move(request: MoveRequest): Promise<MoveOutcome>;
+  /**
+   * True when the player reads the match's moves from the store (a pull bot's state is served
+   * from there), so every earlier ply must be stored before it is asked.
+   */
+  readonly readsStoredMoves?: boolean;
 }
 
 export interface PlayerBot {

@@ -12,6 +12,8 @@ import type { MoveOutcome, MoveRequest, Player } from './player.ts';
  * the bot posted, or the time is up. The API has already checked the action is legal.
  */
 export class PullPlayer implements Player {
+  readonly readsStoredMoves = true;
+
   constructor(
     private readonly botId: string,
     private readonly deps: { readonly pull: PullStore; readonly store: ArenaStore; readonly clock: Clock },

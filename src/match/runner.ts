@@ -22,7 +22,7 @@ import type {
 } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { MoveRecorder } from './move-recorder.ts';
-import type { MoveOutcome, PlayerFor } from './player.ts';
+import type { MoveOutcome, Player, PlayerFor } from './player.ts';
 import { engineRules, overageSpent, type ReplayedGame, replay } from './replay.ts';
 
 export interface MatchRunnerDeps {
@@ -121,7 +121,9 @@ export class MatchRunner {
         return 'interrupted';
       }
       const turnStarted = performance.now();
-      const turn = await this.takeTurn(match, bots, moves, position, clocks, signal);
+      const player = this.deps.playerFor(bots[position.toMove]);
+      if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
+      const turn = await this.takeTurn(match, player, bots, moves, position, clocks, signal);
       if (turn.kind === 'interrupted') {
         await recorder.flush();
         return 'interrupted';
@@ -146,6 +148,7 @@ export class MatchRunner {
   /** One ply: a pass for a side with no move, else the side's answer checked by the engine. */
   private async takeTurn(
     match: MatchRecord,
+    player: Player,
     bots: Record<Color, BotRecord>,
     moves: readonly MoveRecord[],
     position: Position,
@@ -170,7 +173,7 @@ export class MatchRunner {
       opponentRating: bots[opponent(color)].rating,
     });
     const asked = performance.now();
-    const answer = await this.deps.playerFor(bots[color]).move({ state, timeoutMs, signal });
+    const answer = await player.move({ state, timeoutMs, signal });
     const botTimeMs = performance.now() - asked;
     if (signal.aborted) return { kind: 'interrupted' };
     if (!answer.ok) return { kind: 'fault', fault: answer.fault };

@@ -88,16 +88,25 @@ return status
 `;
 
 /**
- * KEYS: moves, match. ARGV: ply, move JSON. Appends the move only when it is the next ply of a
- * running match, so a retried or doubled worker never records a ply twice.
- * Returns 1 when appended, 0 when that ply is already recorded, -1 when the match is not running.
+ * KEYS: moves, match of each move in turn. ARGV: ply, move JSON of each move in turn.
+ * Appends each move only when it is the next ply of a running match, so a retried or doubled worker
+ * never records a ply twice. Many matches' moves go in one call (see RedisStore.appendMove).
+ * Returns, per move, 1 when appended, 0 when that ply is already recorded, -1 when the match is not
+ * running.
  */
-export const APPEND_MOVE = `
-if redis.call('HGET', KEYS[2], 'status') ~= 'running' then return -1 end
-if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) - 1 then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[2])
-redis.call('HSET', KEYS[2], 'moveCount', ARGV[1])
-return 1
+export const APPEND_MOVES = `
+local results = {}
+for i = 1, #KEYS, 2 do
+  local result = 1
+  if redis.call('HGET', KEYS[i + 1], 'status') ~= 'running' then result = -1
+  elseif redis.call('LLEN', KEYS[i]) ~= tonumber(ARGV[i]) - 1 then result = 0
+  else
+    redis.call('RPUSH', KEYS[i], ARGV[i + 1])
+    redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[i])
+  end
+  results[#results + 1] = result
+end
+return results
 `;
 
 /**
