@@ -1,31 +1,53 @@
+import { randomUUID } from 'node:crypto';
 import type { MoveRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 
 /**
- * Records a match's plies one after the other without waiting for each write before asking for the
- * next move: the store round trip of ply N overlaps the bot's think time for ply N+1. A ply is only
- * written once the one before it is stored, and `record`/`flush` report false as soon as a write is
- * refused (another worker recorded that ply first), so the runner goes back to the stored truth.
+ * Records a match's plies for one run (one worker's pass over the match) without waiting for the
+ * store: each ply is sent at once and its write overlaps the bot's think time for the next one.
+ * The store refuses a ply unless the ply before it is this run's own, so a ply sent before the
+ * one before it was confirmed can never land on another worker's record. `record` reports false
+ * once a write was refused, and `flush` waits for every write, so the runner goes back to the
+ * stored truth.
  */
 export class MoveRecorder {
-  private pending: Promise<boolean> = Promise.resolve(true);
+  readonly #run = randomUUID();
+  #follows = false;
+  #refused = false;
+  #failure: { readonly error: unknown } | undefined;
+  #written: Promise<boolean> = Promise.resolve(true);
 
   constructor(
     private readonly store: ArenaStore,
     private readonly matchId: string,
   ) {}
 
-  /** Waits for the previous ply to be stored, then starts storing `move`. */
-  async record(move: MoveRecord): Promise<boolean> {
-    if (!(await this.pending)) return false;
-    this.pending = this.store.appendMove(this.matchId, move);
+  /**
+   * Starts storing `move`. False when an earlier write was already refused (the move is not sent);
+   * throws the error of an earlier write that failed.
+   */
+  record(move: MoveRecord): boolean {
+    if (this.#failure) throw this.#failure.error;
+    if (this.#refused) return false;
+    const write = this.store.appendMove(this.matchId, move, { id: this.#run, follows: this.#follows });
+    this.#follows = true;
+    write.then(
+      (stored) => {
+        if (!stored) this.#refused = true;
+      },
+      (error: unknown) => {
+        this.#failure ??= { error };
+      },
+    );
+    const before = this.#written;
+    this.#written = Promise.all([before, write]).then(([a, b]) => a && b);
     // A failed write is seen by the next record or flush; keep it from being unhandled meanwhile.
-    this.pending.catch(() => {});
+    this.#written.catch(() => {});
     return true;
   }
 
-  /** Waits for every ply to be stored. */
+  /** Waits for every write: true when all were stored; rejects when one failed. */
   flush(): Promise<boolean> {
-    return this.pending;
+    return this.#written;
   }
 }

@@ -36,11 +36,12 @@ import type {
   Strength,
 } from './records.ts';
 import { APPEND_MOVES, CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, START_MATCH, UPDATE_BOT } from './scripts.ts';
-import type { ArenaStore, BotQuery, MatchQuery } from './store.ts';
+import type { ArenaStore, BotQuery, MatchQuery, MoveRun } from './store.ts';
 
 interface AppendedMove {
   readonly id: string;
   readonly move: MoveRecord;
+  readonly run: MoveRun;
 }
 
 type Script<Reply = number> = (...args: (string | number)[]) => Promise<Reply>;
@@ -87,23 +88,37 @@ export class RedisStore implements ArenaStore {
       appendMoves: script<number[]>(redis, APPEND_MOVES, undefined),
     };
     this.moveAppends = new DataLoader<AppendedMove, number>(
-      (appends) =>
-        this.scripts.appendMoves(
+      (appends) => {
+        const written = this.scripts.appendMoves(
           appends.length * 2,
           ...appends.flatMap(({ id }) => [this.keys.moves(id), this.keys.match(id)]),
-          ...appends.flatMap(({ move }) => [move.ply, JSON.stringify(move)]),
-        ),
-      // Batches everything appended while one turn of the event loop runs its I/O callbacks.
-      { cache: false, batchScheduleFn: (flush) => setImmediate(flush), maxBatchSize: 256 },
+          ...appends.flatMap(({ move, run }) => [
+            move.ply,
+            JSON.stringify(move),
+            run.id,
+            run.follows ? '1' : '0',
+          ]),
+        );
+        this.appendsInFlight = written.catch(() => {});
+        return written;
+      },
+      {
+        cache: false,
+        batchScheduleFn: (flush) => void this.appendsInFlight.then(() => setImmediate(flush)),
+        maxBatchSize: 256,
+      },
     );
   }
 
   /**
-   * Moves appended during one turn of the event loop, by any of the matches this process plays,
-   * written in one script call: one write and one reply per batch instead of per move, which was
-   * most of the arena's own cost per move. Each move still gets its own answer.
+   * Moves appended by any of the matches this process plays are written together, one script
+   * call at a time (a group commit): a batch goes once the one before it is answered and the
+   * event loop has run its pending I/O callbacks, so under load each write carries many moves.
+   * Writes and replies per move were most of the arena's own cost per move. Each move still gets
+   * its own answer.
    */
   private readonly moveAppends: DataLoader<AppendedMove, number>;
+  private appendsInFlight: Promise<unknown> = Promise.resolve();
 
   /** A connection of its own for WATCH transactions, which are serialized on it. */
   private txConnection: Redis | undefined;
@@ -291,8 +306,8 @@ export class RedisStore implements ArenaStore {
     return this.getMatch(id);
   }
 
-  async appendMove(id: string, move: MoveRecord): Promise<boolean> {
-    return (await this.moveAppends.load({ id, move })) === 1;
+  async appendMove(id: string, move: MoveRecord, run: MoveRun): Promise<boolean> {
+    return (await this.moveAppends.load({ id, move, run })) === 1;
   }
 
   finishMatch(

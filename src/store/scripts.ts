@@ -88,21 +88,27 @@ return status
 `;
 
 /**
- * KEYS: moves, match of each move in turn. ARGV: ply, move JSON of each move in turn.
+ * KEYS: moves, match of each move in turn. ARGV: ply, move JSON, run, follows ('1' or '0') of each
+ * move in turn.
  * Appends each move only when it is the next ply of a running match, so a retried or doubled worker
- * never records a ply twice. Many matches' moves go in one call (see RedisStore.appendMove).
- * Returns, per move, 1 when appended, 0 when that ply is already recorded, -1 when the match is not
- * running.
+ * never records a ply twice. A run (one worker's pass over a match) sends a ply without waiting to
+ * hear that the one before it was stored; with follows = '1' the ply before must be that run's own,
+ * so a ply whose predecessor was refused is refused too. Many matches' moves go in one call (see
+ * RedisStore.appendMove).
+ * Returns, per move, 1 when appended, 0 when refused (the ply is taken, or the ply before is not
+ * the run's), -1 when the match is not running.
  */
 export const APPEND_MOVES = `
 local results = {}
 for i = 1, #KEYS, 2 do
+  local a = (i - 1) * 2 + 1
   local result = 1
   if redis.call('HGET', KEYS[i + 1], 'status') ~= 'running' then result = -1
-  elseif redis.call('LLEN', KEYS[i]) ~= tonumber(ARGV[i]) - 1 then result = 0
+  elseif redis.call('LLEN', KEYS[i]) ~= tonumber(ARGV[a]) - 1 then result = 0
+  elseif ARGV[a + 3] == '1' and redis.call('HGET', KEYS[i + 1], 'moveWriter') ~= ARGV[a + 2] then result = 0
   else
-    redis.call('RPUSH', KEYS[i], ARGV[i + 1])
-    redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[i])
+    redis.call('RPUSH', KEYS[i], ARGV[a + 1])
+    redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2])
   end
   results[#results + 1] = result
 end

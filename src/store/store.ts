@@ -38,6 +38,13 @@ export interface LeaderboardRow {
  * keys is atomic. Methods reject with `ConflictError` for a taken name and with the store's own
  * errors when Redis does not answer.
  */
+/** Who appends a ply: a run of a match (see `ArenaStore.appendMove`). */
+export interface MoveRun {
+  readonly id: string;
+  /** True when this run recorded the ply before this one. */
+  readonly follows: boolean;
+}
+
 export interface ArenaStore {
   /** Stores a new bot; rejects with `ConflictError('bots/name-taken')` when the name is taken. */
   createBot(bot: NewBot): Promise<void>;
@@ -63,8 +70,13 @@ export interface ArenaStore {
    * `null` when there is no such match.
    */
   startMatch(id: string, now: number): Promise<MatchRecord | null>;
-  /** Records the next ply of a running match; false when that ply is already recorded or the match is not running. */
-  appendMove(id: string, move: MoveRecord): Promise<boolean>;
+  /**
+   * Records the next ply of a running match, for `run` (one worker's pass over the match). With
+   * `run.follows`, the ply before must be one this run recorded: a run may send a ply before it
+   * hears the one before was stored. False when the ply is taken, its predecessor is not the
+   * run's, or the match is not running.
+   */
+  appendMove(id: string, move: MoveRecord, run: MoveRun): Promise<boolean>;
   /**
    * Ends a match with its result exactly once, updating both bots' records and ratings with `rate`
    * when it is rated (and not aborted). False when the match had already ended.

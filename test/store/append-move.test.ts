@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MoveRecorder } from '../../src/match/move-recorder.ts';
 import type { MoveRecord } from '../../src/store/records.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
@@ -22,6 +23,9 @@ const move = (ply: number, square: string): MoveRecord => ({
   latencyMs: ply,
 });
 
+const first = { id: 'run-a', follows: false };
+const next = { id: 'run-a', follows: true };
+
 async function runningMatch(): Promise<string> {
   const id = await createMatch(h, black, white);
   await h.store.startMatch(id, Date.now());
@@ -30,39 +34,67 @@ async function runningMatch(): Promise<string> {
 
 describe('appending moves', () => {
   it('answers each move of a batch on its own: appended, ply taken, or match not running', async () => {
-    const [first, second] = [await runningMatch(), await runningMatch()];
+    const [one, two] = [await runningMatch(), await runningMatch()];
     const queued = await createMatch(h, black, white);
 
     // All made in one turn of the event loop, so they are written together.
     const answers = await Promise.all([
-      h.store.appendMove(first, move(1, 'd3')),
-      h.store.appendMove(second, move(1, 'c4')),
-      h.store.appendMove(first, move(1, 'e6')),
-      h.store.appendMove(queued, move(1, 'd3')),
-      h.store.appendMove(second, move(2, 'c3')),
-      h.store.appendMove(first, move(3, 'f5')),
+      h.store.appendMove(one, move(1, 'd3'), first),
+      h.store.appendMove(two, move(1, 'c4'), first),
+      h.store.appendMove(one, move(1, 'e6'), first),
+      h.store.appendMove(queued, move(1, 'd3'), first),
+      h.store.appendMove(two, move(2, 'c3'), next),
+      h.store.appendMove(one, move(3, 'f5'), next),
     ]);
 
     expect(answers).toEqual([true, true, false, false, true, false]);
-    expect(await h.store.getMoves(first)).toEqual([move(1, 'd3')]);
-    expect(await h.store.getMoves(second)).toEqual([move(1, 'c4'), move(2, 'c3')]);
+    expect(await h.store.getMoves(one)).toEqual([move(1, 'd3')]);
+    expect(await h.store.getMoves(two)).toEqual([move(1, 'c4'), move(2, 'c3')]);
     expect(await h.store.getMoves(queued)).toEqual([]);
-    expect((await h.store.getMatch(second))?.moveCount).toBe(2);
+    expect((await h.store.getMatch(two))?.moveCount).toBe(2);
   });
 
   it('refuses a ply already recorded by an earlier batch', async () => {
     const id = await runningMatch();
-    expect(await h.store.appendMove(id, move(1, 'd3'))).toBe(true);
-    expect(await h.store.appendMove(id, move(1, 'c4'))).toBe(false);
-    expect(await h.store.appendMove(id, move(2, 'c3'))).toBe(true);
+    expect(await h.store.appendMove(id, move(1, 'd3'), first)).toBe(true);
+    expect(await h.store.appendMove(id, move(1, 'c4'), next)).toBe(false);
+    expect(await h.store.appendMove(id, move(2, 'c3'), next)).toBe(true);
     expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['d3', 'c3']);
+  });
+
+  it("refuses a run's ply that would follow another run's, even at the right length", async () => {
+    const id = await runningMatch();
+    // Another worker took the match over and recorded ply 1 first.
+    expect(await h.store.appendMove(id, move(1, 'c4'), { id: 'run-b', follows: false })).toBe(true);
+    // This run sent ply 1 and, before hearing back, ply 2: both must be refused.
+    const answers = await Promise.all([
+      h.store.appendMove(id, move(1, 'd3'), first),
+      h.store.appendMove(id, move(2, 'c3'), next),
+    ]);
+    expect(answers).toEqual([false, false]);
+    // A run that starts from the stored record goes on from it.
+    expect(await h.store.appendMove(id, move(2, 'e3'), { id: 'run-c', follows: false })).toBe(true);
+    expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['c4', 'e3']);
   });
 
   it('writes a batch larger than one script call takes', async () => {
     const ids = await Promise.all(Array.from({ length: 300 }, () => runningMatch()));
-    const answers = await Promise.all(ids.map((id) => h.store.appendMove(id, move(1, 'd3'))));
+    const answers = await Promise.all(ids.map((id) => h.store.appendMove(id, move(1, 'd3'), first)));
     expect(answers.every(Boolean)).toBe(true);
     const counts = await Promise.all(ids.map(async (id) => (await h.store.getMoves(id)).length));
     expect(new Set(counts)).toEqual(new Set([1]));
+  });
+
+  it('a recorder that lost a race says so, and sends nothing more', async () => {
+    const id = await runningMatch();
+    const recorder = new MoveRecorder(h.store, id);
+    expect(recorder.record(move(1, 'd3'))).toBe(true);
+    expect(await recorder.flush()).toBe(true);
+    expect(await h.store.appendMove(id, move(2, 'c3'), { id: 'run-b', follows: false })).toBe(true);
+
+    expect(recorder.record(move(2, 'e3'))).toBe(true);
+    expect(await recorder.flush()).toBe(false);
+    expect(recorder.record(move(3, 'f5'))).toBe(false);
+    expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['d3', 'c3']);
   });
 });
