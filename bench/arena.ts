@@ -39,7 +39,7 @@ const { values } = parseArgs({
   options: {
     matches: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '7' },
     /** Writes a CPU profile of this process over the last round's arena phase to this file. */
     profile: { type: 'string' },
   },

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { MoveRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 
+/** How many plies a run may have sent and not yet seen stored before it waits (Redis is slow or away). */
+const MAX_UNCONFIRMED = 4;
+
 /**
  * Records a match's plies for one run (one worker's pass over the match) without waiting for the
  * store: each ply is sent at once and its write overlaps the bot's think time for the next one.
  * The store refuses a ply unless the ply before it is this run's own, so a ply sent before the
  * one before it was confirmed can never land on another worker's record. `record` reports false
  * once a write was refused, and `flush` waits for every write, so the runner goes back to the
- * stored truth.
+ * stored truth. While the store lags, the run waits rather than playing on far ahead of it.
  */
 export class MoveRecorder {
   readonly #run = randomUUID();
@@ -16,6 +19,7 @@ export class MoveRecorder {
   #refused = false;
   #failure: { readonly error: unknown } | undefined;
   #written: Promise<boolean> = Promise.resolve(true);
+  #unconfirmed = 0;
 
   constructor(
     private readonly store: ArenaStore,
@@ -23,19 +27,23 @@ export class MoveRecorder {
   ) {}
 
   /**
-   * Starts storing `move`. False when an earlier write was already refused (the move is not sent);
-   * throws the error of an earlier write that failed.
+   * Starts storing `move`; waits only when too many plies are still unconfirmed. False when an
+   * earlier write was refused (the move is not sent, or the wait saw a refusal); throws the error
+   * of an earlier write that failed.
    */
-  record(move: MoveRecord): boolean {
+  async record(move: MoveRecord): Promise<boolean> {
     if (this.#failure) throw this.#failure.error;
     if (this.#refused) return false;
     const write = this.store.appendMove(this.matchId, move, { id: this.#run, follows: this.#follows });
     this.#follows = true;
+    this.#unconfirmed++;
     write.then(
       (stored) => {
+        this.#unconfirmed--;
         if (!stored) this.#refused = true;
       },
       (error: unknown) => {
+        this.#unconfirmed--;
         this.#failure ??= { error };
       },
     );
@@ -43,6 +51,7 @@ export class MoveRecorder {
     this.#written = Promise.all([before, write]).then(([a, b]) => a && b);
     // A failed write is seen by the next record or flush; keep it from being unhandled meanwhile.
     this.#written.catch(() => {});
+    if (this.#unconfirmed >= MAX_UNCONFIRMED) return this.#written;
     return true;
   }
 

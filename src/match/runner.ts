@@ -132,7 +132,7 @@ export class MatchRunner {
         if (!(await recorder.flush())) return 'resync';
         return this.finish(match, this.faultResult(match, position, position.toMove, turn.fault));
       }
-      if (!recorder.record(turn.move)) return 'resync';
+      if (!(await recorder.record(turn.move))) return 'resync';
       moves.push(turn.move);
       position = turn.position;
       this.deps.onMoveTimed?.({

@@ -88,13 +88,13 @@ describe('appending moves', () => {
   it('a recorder that lost a race says so, and sends nothing more', async () => {
     const id = await runningMatch();
     const recorder = new MoveRecorder(h.store, id);
-    expect(recorder.record(move(1, 'd3'))).toBe(true);
+    expect(await recorder.record(move(1, 'd3'))).toBe(true);
     expect(await recorder.flush()).toBe(true);
     expect(await h.store.appendMove(id, move(2, 'c3'), { id: 'run-b', follows: false })).toBe(true);
 
-    expect(recorder.record(move(2, 'e3'))).toBe(true);
+    expect(await recorder.record(move(2, 'e3'))).toBe(true);
     expect(await recorder.flush()).toBe(false);
-    expect(recorder.record(move(3, 'f5'))).toBe(false);
+    expect(await recorder.record(move(3, 'f5'))).toBe(false);
     expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['d3', 'c3']);
   });
 });

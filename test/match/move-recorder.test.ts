@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { MoveRecorder } from '../../src/match/move-recorder.ts';
+import type { MoveRecord } from '../../src/store/records.ts';
+import type { ArenaStore, MoveRun } from '../../src/store/store.ts';
+
+/** A store whose appends wait until the test answers them, in order. */
+function heldStore() {
+  const writes: { ply: number; run: MoveRun; answer: (stored: boolean) => void; fail: (e: Error) => void }[] =
+    [];
+  const store = {
+    appendMove: (_id: string, move: MoveRecord, run: MoveRun) =>
+      new Promise<boolean>((answer, fail) => writes.push({ ply: move.ply, run, answer, fail })),
+  } as Pick<ArenaStore, 'appendMove'> as ArenaStore;
+  return { store, writes };
+}
+
+const move = (ply: number): MoveRecord => ({ ply, player: 'white', square: 'd3', flips: [], latencyMs: 0 });
+
+/** Whether a promise has settled once pending callbacks have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('MoveRecorder', () => {
+  it('sends each ply at once, the first as a fresh start and the rest as following its own', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    expect(await recorder.record(move(1))).toBe(true);
+    expect(await recorder.record(move(2))).toBe(true);
+    expect(writes.map((w) => [w.ply, w.run.follows])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(new Set(writes.map((w) => w.run.id)).size).toBe(1);
+    expect(await settled(recorder.flush())).toBe(false);
+    for (const w of writes) w.answer(true);
+    expect(await recorder.flush()).toBe(true);
+  });
+
+  it('waits once four plies are unconfirmed, and goes on when the store answers', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    for (const ply of [1, 2, 3]) expect(await recorder.record(move(ply))).toBe(true);
+    const fourth = recorder.record(move(4));
+    expect(await settled(fourth)).toBe(false);
+    for (const w of writes) w.answer(true);
+    expect(await fourth).toBe(true);
+  });
+
+  it('reports a refused ply and sends nothing after it', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    writes[0]!.answer(false);
+    expect(await recorder.flush()).toBe(false);
+    expect(await recorder.record(move(2))).toBe(false);
+    expect(writes).toHaveLength(1);
+  });
+
+  it('throws the error of a failed write on the next ply and on flush', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    writes[0]!.fail(new Error('redis is gone'));
+    await expect(recorder.flush()).rejects.toThrow('redis is gone');
+    await expect(recorder.record(move(2))).rejects.toThrow('redis is gone');
+  });
+});
