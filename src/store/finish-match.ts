@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { decodeBot, decodeMatch } from './codec.ts';
 import type { StoreKeys } from './keys.ts';
+import { readHashes } from './read.ts';
 import type { MatchRatings, MatchResult, MatchStatus, RatingHistoryEntry, RatingRule } from './records.ts';
 
 export interface FinishRequest {
@@ -33,8 +34,8 @@ export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: Finis
   const { matchId, result, now } = request;
   for (let attempt = 1; ; attempt++) {
     if (attempt > 100) throw new Error(`could not finish ${matchId}: its keys keep changing`);
-    await tx.watch(keys.match(matchId));
-    const match = decodeMatch(await tx.hgetall(keys.match(matchId)));
+    const [matchHash] = await readHashes(tx, [keys.match(matchId)], { watch: true });
+    const match = decodeMatch(matchHash!);
     if (match === null || match.status === 'finished' || match.status === 'aborted') {
       await tx.unwatch();
       return false;
@@ -43,11 +44,9 @@ export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: Finis
     const status: MatchStatus = aborted ? 'aborted' : 'finished';
     const rated = match.rated && !aborted;
     const ids = { black: match.black.id, white: match.white.id };
-    await tx.watch(keys.bot(ids.black), keys.bot(ids.white));
-    const [black, white] = [
-      decodeBot(await tx.hgetall(keys.bot(ids.black))),
-      decodeBot(await tx.hgetall(keys.bot(ids.white))),
-    ];
+    const [black, white] = (
+      await readHashes(tx, [keys.bot(ids.black), keys.bot(ids.white)], { watch: true })
+    ).map(decodeBot);
 
     const multi = tx.multi();
     let ratings: MatchRatings | null = null;
