@@ -109,8 +109,12 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   await connect(redis);
   const store = new RedisStore(redis, config.redis.prefix);
   // A connection of the queue's own: BullMQ's scripts on the store's would slow its pipelines.
-  const queueRedis = await connect(redis.duplicate({ connectionName: 'reversi-arena-api-queue' }));
+  const queueRedis = redis.duplicate({ connectionName: 'reversi-arena-api-queue' });
   queueRedis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  await connect(queueRedis).catch((error: unknown) => {
+    redis.disconnect();
+    throw error;
+  });
   const queue = new BullMatchQueue(queueRedis, config.redis.prefix);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -47,15 +47,20 @@ export class MoveRecorder {
         this.#failure ??= { error };
       },
     );
-    const before = this.#written;
-    this.#written = Promise.all([before, write]).then(([a, b]) => a && b);
+    // Settles only when every write so far has: a failure must not let the runner move on (or a
+    // next run start) while later plies are still on their way.
+    this.#written = Promise.allSettled([this.#written, write]).then(([before, now]) => {
+      if (before.status === 'rejected') throw before.reason;
+      if (now.status === 'rejected') throw now.reason;
+      return before.value && now.value;
+    });
     // A failed write is seen by the next record or flush; keep it from being unhandled meanwhile.
     this.#written.catch(() => {});
     if (this.#unconfirmed >= MAX_UNCONFIRMED) return this.#written;
     return true;
   }
 
-  /** Waits for every write: true when all were stored; rejects when one failed. */
+  /** Waits for every write: true when all were stored; rejects, once all have settled, when one failed. */
   flush(): Promise<boolean> {
     return this.#written;
   }

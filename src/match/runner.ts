@@ -36,8 +36,9 @@ export interface MatchRunnerDeps {
   /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
   readonly pauseAfterFaults?: number;
   /**
-   * Called after each recorded move with the arena's own time for it: everything from the start
-   * of the turn to the move being stored, less the time spent waiting for the bot's answer.
+   * Called after each move with the arena's own time for it: everything from the start of the
+   * turn to the move being sent to the store (its write overlaps the next turn), less the time
+   * spent waiting for the bot's answer.
    */
   readonly onMoveTimed?: (timing: { readonly latencyMs: number; readonly overheadMs: number }) => void;
 }

@@ -102,11 +102,9 @@ export class RedisStore implements ArenaStore {
         this.appendsInFlight = written.catch(() => {});
         return written;
       },
-      {
-        cache: false,
-        batchScheduleFn: (flush) => void this.appendsInFlight.then(() => setImmediate(flush)),
-        maxBatchSize: 256,
-      },
+      // No batch size cap: a run waits once it has 4 plies unconfirmed, so a batch holds at most 4
+      // per match this process plays, and a new batch only opens once the last one was sent.
+      { cache: false, batchScheduleFn: (flush) => void this.appendsInFlight.then(() => setImmediate(flush)) },
     );
   }
 
@@ -115,7 +113,8 @@ export class RedisStore implements ArenaStore {
    * call at a time (a group commit): a batch goes once the one before it is answered and the
    * event loop has run its pending I/O callbacks, so under load each write carries many moves.
    * Writes and replies per move were most of the arena's own cost per move. Each move still gets
-   * its own answer.
+   * its own answer; a batch that fails (Redis errors) fails every move in it, and their runs throw
+   * for the queue to retry.
    */
   private readonly moveAppends: DataLoader<AppendedMove, number>;
   private appendsInFlight: Promise<unknown> = Promise.resolve();

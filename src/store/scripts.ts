@@ -93,8 +93,9 @@ return status
  * Appends each move only when it is the next ply of a running match, so a retried or doubled worker
  * never records a ply twice. A run (one worker's pass over a match) sends a ply without waiting to
  * hear that the one before it was stored; with follows = '1' the ply before must be that run's own,
- * so a ply whose predecessor was refused is refused too. Many matches' moves go in one call (see
- * RedisStore.appendMove).
+ * so a ply whose predecessor was refused is refused too. The match's `moveWriter` names the run and
+ * the ply it wrote last, so a ply written meanwhile by anything else (even code that does not set
+ * `moveWriter`) breaks the chain. Many matches' moves go in one call (see RedisStore.appendMove).
  * Returns, per move, 1 when appended, 0 when refused (the ply is taken, or the ply before is not
  * the run's), -1 when the match is not running.
  */
@@ -105,10 +106,12 @@ for i = 1, #KEYS, 2 do
   local result = 1
   if redis.call('HGET', KEYS[i + 1], 'status') ~= 'running' then result = -1
   elseif redis.call('LLEN', KEYS[i]) ~= tonumber(ARGV[a]) - 1 then result = 0
-  elseif ARGV[a + 3] == '1' and redis.call('HGET', KEYS[i + 1], 'moveWriter') ~= ARGV[a + 2] then result = 0
+  elseif ARGV[a + 3] == '1'
+    and redis.call('HGET', KEYS[i + 1], 'moveWriter') ~= ARGV[a + 2] .. ':' .. (tonumber(ARGV[a]) - 1) then
+    result = 0
   else
     redis.call('RPUSH', KEYS[i], ARGV[a + 1])
-    redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2])
+    redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2] .. ':' .. ARGV[a])
   end
   results[#results + 1] = result
 end

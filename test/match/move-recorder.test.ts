@@ -71,4 +71,16 @@ describe('MoveRecorder', () => {
     await expect(recorder.flush()).rejects.toThrow('redis is gone');
     await expect(recorder.record(move(2))).rejects.toThrow('redis is gone');
   });
+
+  it('rejects a flush only once every write has settled', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    await recorder.record(move(2));
+    writes[0]!.fail(new Error('redis is gone'));
+    const flushed = recorder.flush();
+    expect(await settled(flushed)).toBe(false);
+    writes[1]!.answer(true);
+    await expect(flushed).rejects.toThrow('redis is gone');
+  });
 });

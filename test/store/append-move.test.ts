@@ -77,7 +77,17 @@ describe('appending moves', () => {
     expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['c4', 'e3']);
   });
 
-  it('writes a batch larger than one script call takes', async () => {
+  it("refuses a run's ply when anything else wrote the ply before it", async () => {
+    const id = await runningMatch();
+    expect(await h.store.appendMove(id, move(1, 'd3'), first)).toBe(true);
+    // A writer that does not name itself (older code, a hand edit) records ply 2.
+    await h.redis.rpush(h.store.keys.moves(id), JSON.stringify(move(2, 'c3')));
+    await h.redis.hset(h.store.keys.match(id), 'moveCount', '2');
+    expect(await h.store.appendMove(id, move(3, 'f5'), next)).toBe(false);
+    expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['d3', 'c3']);
+  });
+
+  it('writes the moves of many matches in one batch', async () => {
     const ids = await Promise.all(Array.from({ length: 300 }, () => runningMatch()));
     const answers = await Promise.all(ids.map((id) => h.store.appendMove(id, move(1, 'd3'), first)));
     expect(answers.every(Boolean)).toBe(true);
