@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { decodeBot, decodeMatch } from './codec.ts';
+import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
 import type { StoreKeys } from './keys.ts';
 import { readHashes } from './read.ts';
 import type { MatchRatings, MatchResult, MatchStatus, RatingHistoryEntry, RatingRule } from './records.ts';
@@ -19,36 +20,43 @@ const FAULTS = new Set(['timeout', 'bot-error', 'invalid-response', 'illegal-mov
 const scoreOf = (result: MatchResult, color: 'black' | 'white'): 0 | 0.5 | 1 =>
   result.winner === null ? 0.5 : result.winner === color ? 1 : 0;
 
+/** The bot fields a finish reads: a change to any of them by another writer means reading again. */
+const GUARDED_BOT_FIELDS = ['rating', 'ratedGames', 'consecutiveFaults', 'status', 'url', 'pausedReason'];
+
 /**
- * Ends a match exactly once, in one optimistic transaction: WATCH the match and both bots, read
- * them, compute the new ratings with the pure rule, then MULTI/EXEC every write (the result, the
- * status sets, both bots' records and ratings, the leaderboard, the rating histories). When a
- * watched key changed meanwhile (the same match ended elsewhere, or another match of one of the
- * bots ended) EXEC fails and it tries again on fresh data. Returns false when the match had already
- * ended.
- *
- * `tx` must be a connection of its own: WATCH belongs to a connection, so callers serialize their
- * transactions on it.
+ * Ends a match exactly once, in one optimistic transaction: read the match and both bots, compute
+ * the new ratings with the pure rule, then make every write (the result, the status sets, both
+ * bots' records and ratings, the leaderboard, the rating histories, the events) in one guarded
+ * script that runs only if the match is still as read and the bot fields read are unchanged. When
+ * something changed meanwhile (the same match ended elsewhere, or another match of one of the bots
+ * ended) it reads again and retries. A call that ioredis resends after a dropped connection finds
+ * the match ended by its own first run and writes nothing. Returns false when the match had
+ * already ended.
  */
-export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: FinishRequest): Promise<boolean> {
+export async function finishMatchOnce(
+  redis: Redis,
+  keys: StoreKeys,
+  guardedWrites: GuardedWritesScript,
+  request: FinishRequest,
+): Promise<boolean> {
   const { matchId, result, now } = request;
+  const matchKey = keys.match(matchId);
   for (let attempt = 1; ; attempt++) {
     if (attempt > 100) throw new Error(`could not finish ${matchId}: its keys keep changing`);
-    const [matchHash] = await readHashes(tx, [keys.match(matchId)], { watch: true });
+    const [matchHash] = await readHashes(redis, [matchKey]);
     const match = decodeMatch(matchHash!);
-    if (match === null || match.status === 'finished' || match.status === 'aborted') {
-      await tx.unwatch();
-      return false;
-    }
+    if (match === null || match.status === 'finished' || match.status === 'aborted') return false;
     const aborted = result.reason === 'aborted';
     const status: MatchStatus = aborted ? 'aborted' : 'finished';
     const rated = match.rated && !aborted;
     const ids = { black: match.black.id, white: match.white.id };
-    const [black, white] = (
-      await readHashes(tx, [keys.bot(ids.black), keys.bot(ids.white)], { watch: true })
-    ).map(decodeBot);
+    const botHashes = await readHashes(redis, [keys.bot(ids.black), keys.bot(ids.white)]);
+    const [black, white] = botHashes.map(decodeBot);
 
-    const multi = tx.multi();
+    const tx = new GuardedWrites().guard(matchKey, 'status', matchHash!.status);
+    for (const [index, id] of [ids.black, ids.white].entries()) {
+      for (const field of GUARDED_BOT_FIELDS) tx.guard(keys.bot(id), field, botHashes[index]![field]);
+    }
     let ratings: MatchRatings | null = null;
     if (rated && black && white) {
       const blackScore = scoreOf(result, 'black');
@@ -62,16 +70,16 @@ export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: Finis
         const opponent = color === 'black' ? match.white : match.black;
         const score = scoreOf(result, color);
         const after = ratings[color].after;
-        multi.hset(keys.bot(bot.id), 'rating', String(after), 'lastPlayedAt', String(now));
-        multi.hincrby(keys.bot(bot.id), 'ratedGames', 1);
-        multi.hincrby(keys.bot(bot.id), 'games', 1);
-        multi.hincrby(keys.bot(bot.id), score === 1 ? 'wins' : score === 0 ? 'losses' : 'draws', 1);
-        if (bot.status === 'active') multi.zadd(keys.leaderboard, -after, bot.id);
+        tx.write('HSET', keys.bot(bot.id), 'rating', String(after), 'lastPlayedAt', String(now));
+        tx.write('HINCRBY', keys.bot(bot.id), 'ratedGames', 1);
+        tx.write('HINCRBY', keys.bot(bot.id), 'games', 1);
+        tx.write('HINCRBY', keys.bot(bot.id), score === 1 ? 'wins' : score === 0 ? 'losses' : 'draws', 1);
+        if (bot.status === 'active') tx.write('ZADD', keys.leaderboard, -after, bot.id);
         const entry: RatingHistoryEntry = { matchId, at: now, opponent, before: bot.rating, after, score };
-        multi.rpush(keys.ratingHistory(bot.id), JSON.stringify(entry));
+        tx.write('RPUSH', keys.ratingHistory(bot.id), JSON.stringify(entry));
       }
     }
-    if (rated) multi.rpush(keys.ratedResults, `${ids.black} ${ids.white} ${scoreOf(result, 'black')}`);
+    if (rated) tx.write('RPUSH', keys.ratedResults, `${ids.black} ${ids.white} ${scoreOf(result, 'black')}`);
     // Fault streaks: a bot's faults in a row pause it for matchmaking; a clean match resets the count.
     if (!aborted) {
       for (const bot of [black, white]) {
@@ -79,11 +87,11 @@ export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: Finis
         const faulted =
           FAULTS.has(result.reason) && result.fault?.player === (bot.id === ids.black ? 'black' : 'white');
         if (!faulted) {
-          multi.hset(keys.bot(bot.id), 'consecutiveFaults', '0');
+          tx.write('HSET', keys.bot(bot.id), 'consecutiveFaults', '0');
           continue;
         }
         const streak = bot.consecutiveFaults + 1;
-        multi.hset(keys.bot(bot.id), 'consecutiveFaults', String(streak));
+        tx.write('HSET', keys.bot(bot.id), 'consecutiveFaults', String(streak));
         if (
           request.pauseAfterFaults > 0 &&
           streak >= request.pauseAfterFaults &&
@@ -91,29 +99,33 @@ export async function finishMatchOnce(tx: Redis, keys: StoreKeys, request: Finis
           bot.paused === null
         ) {
           const reason = `its last ${streak} matches ended by its faults (last: ${result.reason}: ${result.fault?.message ?? ''})`;
-          multi.hset(keys.bot(bot.id), 'pausedReason', reason.slice(0, 300), 'pausedAt', String(now));
+          tx.write('HSET', keys.bot(bot.id), 'pausedReason', reason.slice(0, 300), 'pausedAt', String(now));
         }
       }
     }
-    multi.hset(keys.match(matchId), {
+    tx.write(
+      'HSET',
+      matchKey,
+      'status',
       status,
-      result: JSON.stringify(result),
-      finishedAt: String(now),
-      ...(ratings ? { ratings: JSON.stringify(ratings) } : {}),
-    });
+      'result',
+      JSON.stringify(result),
+      'finishedAt',
+      String(now),
+      ...(ratings ? ['ratings', JSON.stringify(ratings)] : []),
+    );
     for (const [all, botKey] of [
       [keys.matches(match.status), keys.matches(status)],
       [keys.botMatches(ids.black, match.status), keys.botMatches(ids.black, status)],
       [keys.botMatches(ids.white, match.status), keys.botMatches(ids.white, status)],
     ] as const) {
-      multi.zrem(all, matchId).zadd(botKey, 0, matchId);
+      tx.write('ZREM', all, matchId).write('ZADD', botKey, 0, matchId);
     }
     // The players hear of the end in the same transaction: exactly one matchFinished each.
     const event = JSON.stringify({ matchId, status, result });
     for (const id of [ids.black, ids.white]) {
-      multi.xadd(keys.botEvents(id), 'MAXLEN', '~', 1000, '*', 'type', 'matchFinished', 'data', event);
+      tx.write('XADD', keys.botEvents(id), 'MAXLEN', '~', 1000, '*', 'type', 'matchFinished', 'data', event);
     }
-    const committed = await multi.exec();
-    if (committed !== null) return true;
+    if (await tx.run(guardedWrites)) return true;
   }
 }

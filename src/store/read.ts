@@ -3,26 +3,16 @@ import { decodeBot } from './codec.ts';
 import type { StoreKeys } from './keys.ts';
 import type { BotRecord } from './records.ts';
 
-/**
- * Reads many hashes in one round trip (a pipeline of HGETALL), in the order of `keys`. With `watch`
- * (on a transaction's own connection) it WATCHes them first, in the same round trip: the commands
- * run in order, so the reads come after the WATCH.
- */
-export async function readHashes(
-  redis: Redis,
-  keys: readonly string[],
-  options: { readonly watch?: boolean } = {},
-): Promise<Record<string, string>[]> {
+/** Reads many hashes in one round trip (a pipeline of HGETALL), in the order of `keys`. */
+export async function readHashes(redis: Redis, keys: readonly string[]): Promise<Record<string, string>[]> {
   if (keys.length === 0) return [];
   const pipeline = redis.pipeline();
-  if (options.watch) pipeline.watch(...keys);
   for (const key of keys) pipeline.hgetall(key);
   const results = (await pipeline.exec()) ?? [];
-  const replies = results.map(([error, reply]) => {
+  return results.map(([error, hash]) => {
     if (error) throw error;
-    return reply;
+    return hash as Record<string, string>;
   });
-  return replies.slice(options.watch ? 1 : 0) as Record<string, string>[];
 }
 
 /** Many bots in one round trip; `null` where there is no such bot. */

@@ -35,7 +35,15 @@ import type {
   RatingRule,
   Strength,
 } from './records.ts';
-import { APPEND_MOVES, CREATE_BOT, REPLACE_SECRETS, RETIRE_BOT, START_MATCH, UPDATE_BOT } from './scripts.ts';
+import {
+  APPEND_MOVES,
+  CREATE_BOT,
+  GUARDED_WRITES,
+  REPLACE_SECRETS,
+  RETIRE_BOT,
+  START_MATCH,
+  UPDATE_BOT,
+} from './scripts.ts';
 import type { ArenaStore, BotQuery, MatchQuery, MoveRun } from './store.ts';
 
 interface AppendedMove {
@@ -86,6 +94,7 @@ export class RedisStore implements ArenaStore {
       retireBot: script(redis, RETIRE_BOT, 3),
       startMatch: script<MatchStatus | null>(redis, START_MATCH, 7),
       appendMoves: script<number[]>(redis, APPEND_MOVES, undefined),
+      guardedWrites: script(redis, GUARDED_WRITES, undefined),
     };
     this.moveAppends = new DataLoader<AppendedMove, number>(
       (appends) => {
@@ -119,31 +128,9 @@ export class RedisStore implements ArenaStore {
   private readonly moveAppends: DataLoader<AppendedMove, number>;
   private appendsInFlight: Promise<unknown> = Promise.resolve();
 
-  /** A connection of its own for WATCH transactions, which are serialized on it. */
-  private txConnection: Redis | undefined;
-  private txQueue: Promise<unknown> = Promise.resolve();
-
-  private async txClient(): Promise<Redis> {
-    if (!this.txConnection) {
-      this.txConnection = this.redis.duplicate({ lazyConnect: true, connectionName: 'reversi-arena-tx' });
-      // Errors surface on the commands; the connection reconnects by itself.
-      this.txConnection.on('error', () => {});
-    }
-    if (this.txConnection.status === 'wait') await this.txConnection.connect();
-    return this.txConnection;
-  }
-
-  private inTransaction<T>(work: (tx: Redis) => Promise<T>): Promise<T> {
-    const next = async () => work(await this.txClient());
-    const run = this.txQueue.then(next, next);
-    this.txQueue = run.catch(() => {});
-    return run;
-  }
-
-  /** Closes the store's own connections (not the one it was given). */
+  /** Waits for the moves already sent; the store has no connection of its own to close. */
   async close(): Promise<void> {
-    await this.txQueue;
-    if (this.txConnection) await this.txConnection.quit().catch(() => this.txConnection?.disconnect());
+    await this.appendsInFlight;
   }
 
   async ping(): Promise<void> {
@@ -316,9 +303,13 @@ export class RedisStore implements ArenaStore {
     rate: RatingRule,
     pauseAfterFaults = 0,
   ): Promise<boolean> {
-    return this.inTransaction((tx) =>
-      finishMatchOnce(tx, this.keys, { matchId: id, result, now, rate, pauseAfterFaults }),
-    );
+    return finishMatchOnce(this.redis, this.keys, this.scripts.guardedWrites, {
+      matchId: id,
+      result,
+      now,
+      rate,
+      pauseAfterFaults,
+    });
   }
 
   matchIdsInStatus(status: MatchStatus, limit: number): Promise<string[]> {

@@ -132,3 +132,32 @@ redis.call('EXPIRE', KEYS[2], ARGV[2])
 if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
 return 'accepted'
 `;
+
+/**
+ * An optimistic transaction that, unlike WATCH/MULTI, is safe to send twice: ioredis sends again
+ * the commands a dropped connection left unanswered, and a WATCH does not survive the reconnect,
+ * so a resent EXEC would apply a second time. Here the check and the writes are one script: a
+ * resent call finds its guards broken by its own first run and writes nothing.
+ * KEYS: every key the guards and writes name. ARGV: the guard count, then per guard its key's
+ * index, a hash field and the value it must hold ('\0': no such field); then per write the count
+ * of what follows, the command, its key's index and its arguments.
+ * Returns 1 when the writes were made, 0 when a guard failed (nothing written).
+ */
+export const GUARDED_WRITES = `
+local a = 2
+for _ = 1, tonumber(ARGV[1]) do
+  local value = redis.call('HGET', KEYS[tonumber(ARGV[a])], ARGV[a + 1])
+  if ARGV[a + 2] == '\\0' then
+    if value then return 0 end
+  elseif value ~= ARGV[a + 2] then return 0 end
+  a = a + 3
+end
+while a <= #ARGV do
+  local count = tonumber(ARGV[a])
+  local args = {}
+  for j = 1, count - 2 do args[j] = ARGV[a + 2 + j] end
+  redis.call(ARGV[a + 1], KEYS[tonumber(ARGV[a + 2])], unpack(args))
+  a = a + 1 + count
+end
+return 1
+`;

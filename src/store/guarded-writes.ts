@@ -1,0 +1,45 @@
+/** Runs a GUARDED_WRITES script call: the key count, then the keys, then the arguments. */
+export type GuardedWritesScript = (...args: (string | number)[]) => Promise<number>;
+
+/**
+ * Builds one GUARDED_WRITES call (see scripts.ts): hash fields that must still hold what was read,
+ * and the writes to make, all or nothing, only if they do.
+ *
+ * @example
+ * const tx = new GuardedWrites();
+ * tx.guard(matchKey, 'status', 'running');
+ * tx.write('HSET', matchKey, 'status', 'finished');
+ * const written = await tx.run(store.scripts.guardedWrites);
+ */
+export class GuardedWrites {
+  readonly #keys: string[] = [];
+  readonly #guards: (string | number)[] = [];
+  readonly #writes: (string | number)[] = [];
+
+  /** `field` of the hash at `key` must still be `value` (`undefined`: must not exist). */
+  guard(key: string, field: string, value: string | undefined): this {
+    this.#guards.push(this.#keyIndex(key), field, value ?? '\0');
+    return this;
+  }
+
+  /** A Redis command on `key`, made only when every guard holds. */
+  write(command: string, key: string, ...args: (string | number)[]): this {
+    this.#writes.push(2 + args.length, command, this.#keyIndex(key), ...args);
+    return this;
+  }
+
+  /** Sends the call: true when written, false when a guard failed. */
+  async run(script: GuardedWritesScript): Promise<boolean> {
+    const guardCount = this.#guards.length / 3;
+    return (
+      (await script(this.#keys.length, ...this.#keys, guardCount, ...this.#guards, ...this.#writes)) === 1
+    );
+  }
+
+  #keyIndex(key: string): number {
+    const index = this.#keys.indexOf(key);
+    if (index !== -1) return index + 1;
+    this.#keys.push(key);
+    return this.#keys.length;
+  }
+}

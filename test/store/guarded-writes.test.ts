@@ -1,0 +1,49 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GuardedWrites, type GuardedWritesScript } from '../../src/store/guarded-writes.ts';
+import { GUARDED_WRITES } from '../../src/store/scripts.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+
+let h: Harness;
+let script: GuardedWritesScript;
+beforeAll(async () => {
+  h = await createHarness();
+  h.redis.defineCommand('guardedWritesUnderTest', { lua: GUARDED_WRITES });
+  const redis = h.redis as Redis & { guardedWritesUnderTest: GuardedWritesScript };
+  script = (...args) => redis.guardedWritesUnderTest(...args);
+});
+afterAll(() => h.close());
+
+const key = (name: string) => `${h.prefix}:guarded:${name}`;
+
+/** Ending a match as a finish does: guarded on its status, counting a game for a bot. */
+function finishing(match: string, bot: string): GuardedWrites {
+  return new GuardedWrites()
+    .guard(match, 'status', 'running')
+    .guard(bot, 'pausedReason', undefined)
+    .write('HSET', match, 'status', 'finished')
+    .write('HINCRBY', bot, 'games', 1)
+    .write('RPUSH', key('events'), match);
+}
+
+describe('guarded writes', () => {
+  it('writes once, and a resent call finds its guard broken by the first and writes nothing', async () => {
+    const [match, bot] = [key('match-1'), key('bot-1')];
+    await h.redis.hset(match, 'status', 'running');
+    const tx = finishing(match, bot);
+    expect(await tx.run(script)).toBe(true);
+    expect(await tx.run(script)).toBe(false);
+    expect(await h.redis.hgetall(match)).toEqual({ status: 'finished' });
+    expect(await h.redis.hget(bot, 'games')).toBe('1');
+    expect(await h.redis.lrange(key('events'), 0, -1)).toEqual([match]);
+  });
+
+  it('writes nothing when a field that must be missing exists', async () => {
+    const [match, bot] = [key('match-2'), key('bot-2')];
+    await h.redis.hset(match, 'status', 'running');
+    await h.redis.hset(bot, 'pausedReason', 'faults');
+    expect(await finishing(match, bot).run(script)).toBe(false);
+    expect(await h.redis.hget(match, 'status')).toBe('running');
+    expect(await h.redis.hget(bot, 'games')).toBeNull();
+  });
+});
