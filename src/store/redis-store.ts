@@ -11,6 +11,7 @@ import {
   newBotFields,
 } from './codec.ts';
 import { finishMatchOnce } from './finish-match.ts';
+import { GuardedWrites } from './guarded-writes.ts';
 import { idOfNameMember, nameMember, type StoreKeys, storeKeys } from './keys.ts';
 import {
   activeBots,
@@ -72,7 +73,7 @@ function invalidCursor(): never {
 
 /**
  * The arena's store on Redis. Keys live under `prefix` (see keys.ts); multi-key writes are Lua
- * scripts or MULTI transactions.
+ * scripts (or MULTI where sending twice is harmless).
  *
  * @example
  * const store = new RedisStore(redis, 'arena');
@@ -226,7 +227,12 @@ export class RedisStore implements ArenaStore {
 
   async createMatch(match: MatchRecord): Promise<void> {
     const k = this.keys;
-    const tx = this.redis.multi().hset(k.match(match.id), matchFields(match));
+    // Guarded on the match not existing: a call the client resends after a dropped connection
+    // must not reset a match a worker has started meanwhile. Ids are unique, so a failed guard
+    // only ever means that resend, and the match exists.
+    const tx = new GuardedWrites()
+      .guard(k.match(match.id), 'id', undefined)
+      .write('HSET', k.match(match.id), ...Object.entries(matchFields(match)).flat());
     for (const key of [
       k.matches(),
       k.matches(match.status),
@@ -235,9 +241,9 @@ export class RedisStore implements ArenaStore {
       k.botMatches(match.white.id),
       k.botMatches(match.white.id, match.status),
     ]) {
-      tx.zadd(key, 0, match.id);
+      tx.write('ZADD', key, 0, match.id);
     }
-    await tx.exec();
+    await tx.run(this.scripts.guardedWrites);
   }
 
   async getMatch(id: string): Promise<MatchRecord | null> {

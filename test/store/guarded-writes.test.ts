@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedWrites, type GuardedWritesScript } from '../../src/store/guarded-writes.ts';
 import { GUARDED_WRITES } from '../../src/store/scripts.ts';
+import { registerBot } from '../support/api.ts';
+import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -45,5 +47,16 @@ describe('guarded writes', () => {
     expect(await finishing(match, bot).run(script)).toBe(false);
     expect(await h.redis.hget(match, 'status')).toBe('running');
     expect(await h.redis.hget(bot, 'games')).toBeNull();
+  });
+
+  it('creating a match again (a resent call) leaves the started match as it is', async () => {
+    const black = (await registerBot(h, { name: 'guarded-black', url: 'http://127.0.0.1:9/' })).id;
+    const white = (await registerBot(h, { name: 'guarded-white', url: 'http://127.0.0.1:9/' })).id;
+    const id = await createMatch(h, black, white);
+    const created = (await h.store.getMatch(id))!;
+    await h.store.startMatch(id, Date.now());
+    await h.store.createMatch(created);
+    expect((await h.store.getMatch(id))?.status).toBe('running');
+    expect(await h.store.matchIdsInStatus('queued', 10)).not.toContain(id);
   });
 });
