@@ -48,6 +48,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_IP: integer(300, 1),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_GRACE_MS: integer(10_000, 0),
+  /** After the grace period, how long a shutdown may still take before the process exits with 1. */
+  SHUTDOWN_STALL_MS: integer(10_000, 0),
   /** Silence after which the event stream sends a keep-alive comment. */
   SSE_KEEPALIVE_MS: integer(15_000, 100),
   ELO_START: integer(1500, 0),
@@ -101,6 +103,7 @@ export interface Config {
   };
   readonly trustProxy: string;
   readonly shutdownGraceMs: number;
+  readonly shutdownStallMs: number;
   readonly sseKeepAliveMs: number;
   readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   readonly validateResponses: boolean;
@@ -175,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustProxy: e.TRUST_PROXY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownStallMs: e.SHUTDOWN_STALL_MS,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
     logLevel: e.LOG_LEVEL,
     validateResponses: e.OPENAPI_VALIDATE_RESPONSES,

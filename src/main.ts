@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { startApi, startWorkers } from './service.ts';
+import { exitIfShutdownStalls, startApi, startWorkers } from './service.ts';
 import { ensureRedis, NoRedisError } from './store/local-redis.ts';
 
 async function main(): Promise<void> {
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, 'shutting down');
+    exitIfShutdownStalls(config, logger);
     const closingServer = new Promise<void>((done) => server.close(() => done()));
     server.closeIdleConnections();
     await workers?.close();

@@ -29,6 +29,19 @@ export interface ArenaProcess {
   close(): Promise<void>;
 }
 
+/**
+ * Ends the process with 1 when a shutdown is still stuck after the grace period and
+ * `SHUTDOWN_STALL_MS` (Redis is unreachable, so matches can neither be recorded nor handed back).
+ * Nothing is lost: another worker resumes those matches from their recorded moves, as after a kill.
+ */
+export function exitIfShutdownStalls(config: Config, logger: Logger): void {
+  const afterMs = config.shutdownGraceMs + config.shutdownStallMs;
+  setTimeout(() => {
+    logger.error({ afterMs }, 'shutdown is stuck; exiting without finishing it');
+    process.exit(1);
+  }, afterMs).unref();
+}
+
 /** Waits for a connection to be ready, without failing while Redis is still starting. */
 async function connect(redis: Redis): Promise<Redis> {
   await redis.connect();

@@ -4,7 +4,7 @@
  */
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { startWorkers } from '../src/service.ts';
+import { exitIfShutdownStalls, startWorkers } from '../src/service.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker shutting down');
+    exitIfShutdownStalls(config, logger);
     await workers.close();
     process.exit(0);
   };
