@@ -3,7 +3,7 @@ export type GuardedWritesScript = (...args: (string | number)[]) => Promise<numb
 
 /**
  * Builds one GUARDED_WRITES call (see scripts.ts): hash fields that must still hold what was read,
- * and the writes to make, all or nothing, only if they do.
+ * and the writes to make, in one atomic script run, only if they do.
  *
  * @example
  * const tx = new GuardedWrites();
