@@ -43,8 +43,8 @@ export async function finishMatchOnce(
   const matchKey = keys.match(matchId);
   for (let attempt = 1; ; attempt++) {
     if (attempt > 100) throw new Error(`could not finish ${matchId}: its keys keep changing`);
-    const [matchHash] = await readHashes(redis, [matchKey]);
-    const match = decodeMatch(matchHash!);
+    const matchHash = await redis.hgetall(matchKey);
+    const match = decodeMatch(matchHash);
     if (match === null || match.status === 'finished' || match.status === 'aborted') return false;
     const aborted = result.reason === 'aborted';
     const status: MatchStatus = aborted ? 'aborted' : 'finished';
@@ -53,7 +53,7 @@ export async function finishMatchOnce(
     const botHashes = await readHashes(redis, [keys.bot(ids.black), keys.bot(ids.white)]);
     const [black, white] = botHashes.map(decodeBot);
 
-    const tx = new GuardedWrites().guard(matchKey, 'status', matchHash!.status);
+    const tx = new GuardedWrites().guard(matchKey, 'status', matchHash.status);
     for (const [index, id] of [ids.black, ids.white].entries()) {
       for (const field of GUARDED_BOT_FIELDS) tx.guard(keys.bot(id), field, botHashes[index]![field]);
     }

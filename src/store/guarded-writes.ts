@@ -1,5 +1,7 @@
-/** Runs a GUARDED_WRITES script call: the key count, then the keys, then the arguments. */
-export type GuardedWritesScript = (...args: (string | number)[]) => Promise<number>;
+import type { Script } from './script.ts';
+
+/** The GUARDED_WRITES script bound to a connection (key count first). */
+export type GuardedWritesScript = Script;
 
 /**
  * Builds one GUARDED_WRITES call (see scripts.ts): hash fields that must still hold what was read,

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type StoreKeys, storeKeys } from './keys.ts';
+import { type Script, script } from './script.ts';
 import { SUBMIT_ACTION } from './scripts.ts';
 
 export interface OpenTurn {
@@ -42,9 +43,10 @@ export class PullStore {
     prefix: string,
   ) {
     this.keys = storeKeys(prefix);
-    if (!('arenaSubmitAction' in redis))
-      redis.defineCommand('arenaSubmitAction', { lua: SUBMIT_ACTION, numberOfKeys: 3 });
+    this.submit = script<string>(redis, SUBMIT_ACTION, 3);
   }
+
+  private readonly submit: Script<string>;
 
   async openTurn(turn: OpenTurn, event: string): Promise<void> {
     const key = this.keys.turn(turn.matchId);
@@ -98,14 +100,13 @@ export class PullStore {
     idempotencyKey?: string,
   ): Promise<{ accepted: true } | { accepted: false; recorded: PulledAction }> {
     const k = this.keys;
-    const reply = (await (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<string>>)
-      .arenaSubmitAction!(
+    const reply = await this.submit(
       k.answer(matchId, action.ply),
       k.actions(matchId),
       idempotencyKey ? k.idempotency(matchId, idempotencyKey) : '',
       JSON.stringify(action),
       TTL_SECONDS,
-    )) as string;
+    );
     return reply === 'accepted' ? { accepted: true } : { accepted: false, recorded: JSON.parse(reply) };
   }
 

@@ -36,6 +36,7 @@ import type {
   RatingRule,
   Strength,
 } from './records.ts';
+import { script } from './script.ts';
 import {
   APPEND_MOVES,
   CREATE_BOT,
@@ -51,18 +52,6 @@ interface AppendedMove {
   readonly id: string;
   readonly move: MoveRecord;
   readonly run: MoveRun;
-}
-
-type Script<Reply = number> = (...args: (string | number)[]) => Promise<Reply>;
-
-/** A script's caller; with `numberOfKeys` undefined, each call passes its key count first. */
-function script<Reply = number>(redis: Redis, lua: string, numberOfKeys: number | undefined): Script<Reply> {
-  // ioredis' defineCommand runs EVALSHA with a fallback to EVAL. The name comes from the script,
-  // so stores sharing a connection define each script once.
-  const name = `arena_${Buffer.from(lua).toString('base64url').slice(0, 12)}_${lua.length}`;
-  if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys });
-  const command = (redis as unknown as Record<string, Script<Reply>>)[name]!;
-  return (...args) => command.apply(redis, args);
 }
 
 function invalidCursor(): never {

@@ -1,18 +1,16 @@
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedWrites, type GuardedWritesScript } from '../../src/store/guarded-writes.ts';
+import { script } from '../../src/store/script.ts';
 import { GUARDED_WRITES } from '../../src/store/scripts.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
-let script: GuardedWritesScript;
+let guardedWrites: GuardedWritesScript;
 beforeAll(async () => {
   h = await createHarness();
-  h.redis.defineCommand('guardedWritesUnderTest', { lua: GUARDED_WRITES });
-  const redis = h.redis as Redis & { guardedWritesUnderTest: GuardedWritesScript };
-  script = (...args) => redis.guardedWritesUnderTest(...args);
+  guardedWrites = script(h.redis, GUARDED_WRITES, undefined);
 });
 afterAll(() => h.close());
 
@@ -33,8 +31,8 @@ describe('guarded writes', () => {
     const [match, bot] = [key('match-1'), key('bot-1')];
     await h.redis.hset(match, 'status', 'running');
     const tx = finishing(match, bot);
-    expect(await tx.run(script)).toBe(true);
-    expect(await tx.run(script)).toBe(false);
+    expect(await tx.run(guardedWrites)).toBe(true);
+    expect(await tx.run(guardedWrites)).toBe(false);
     expect(await h.redis.hgetall(match)).toEqual({ status: 'finished' });
     expect(await h.redis.hget(bot, 'games')).toBe('1');
     expect(await h.redis.lrange(key('events'), 0, -1)).toEqual([match]);
@@ -44,7 +42,7 @@ describe('guarded writes', () => {
     const [match, bot] = [key('match-2'), key('bot-2')];
     await h.redis.hset(match, 'status', 'running');
     await h.redis.hset(bot, 'pausedReason', 'faults');
-    expect(await finishing(match, bot).run(script)).toBe(false);
+    expect(await finishing(match, bot).run(guardedWrites)).toBe(false);
     expect(await h.redis.hget(match, 'status')).toBe('running');
     expect(await h.redis.hget(bot, 'games')).toBeNull();
   });
