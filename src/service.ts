@@ -114,7 +114,8 @@ export async function startWorkers(config: Config, logger: Logger) {
 }
 
 /**
- * Builds the API of one process: a fail-fast Redis connection, the store, the queue and the app.
+ * Builds the API of one process: a fail-fast Redis connection, the store, the queue and the app
+ * (the tests' harness builds its app here too, so they run this very wiring).
  */
 export async function startApi(config: Config, logger: Logger, isShuttingDown: () => boolean) {
   const redis = createRedis(config.redis.url, 'api');
@@ -144,6 +145,9 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   });
   return {
     app,
+    store,
+    queue,
+    redis,
     async close() {
       await queue.close();
       await store.close();

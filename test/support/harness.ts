@@ -1,15 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { Registry } from 'prom-client';
-import { systemClock } from '../../src/clock.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/http/app.ts';
-import { BullMatchQueue } from '../../src/queue/match-queue.ts';
+import type { BullMatchQueue } from '../../src/queue/match-queue.ts';
+import { startApi } from '../../src/service.ts';
 import { deleteKeysUnder } from '../../src/store/maintenance.ts';
-import { createRedis } from '../../src/store/redis-connection.ts';
-import { RedisStore } from '../../src/store/redis-store.ts';
+import type { RedisStore } from '../../src/store/redis-store.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -39,32 +36,17 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     LOG_LEVEL: 'error',
     ...env,
   });
-  const redis = createRedis(config.redis.url, 'api');
-  await redis.connect();
-  const store = new RedisStore(redis, prefix);
-  const queue = new BullMatchQueue(redis, prefix);
-  const app = createApp({
-    config,
-    store,
-    queue,
-    redis,
-    clock: systemClock,
-    random: (size) => randomBytes(size),
-    logger: pino({ level: config.logLevel }),
-    registry: new Registry(),
-  });
+  const api = await startApi(config, pino({ level: config.logLevel }), () => false);
   return {
-    app,
+    app: api.app,
     config,
-    store,
-    queue,
-    redis,
+    store: api.store,
+    queue: api.queue,
+    redis: api.redis,
     prefix,
     async close() {
-      await queue.close();
-      await store.close();
-      await deleteKeysUnder(redis, prefix);
-      await redis.quit();
+      await deleteKeysUnder(api.redis, prefix);
+      await api.close();
     },
   };
 }
