@@ -30,6 +30,17 @@ async function pair(prefix: string, delayMs: number) {
 
 const getMatch = async (id: string) => (await request(h.app).get(`/v1/matches/${id}`)).body;
 
+/** Starts a fresh worker, waits for it to finish the match, then stops it. */
+async function finishOnAnotherWorker(id: string): Promise<void> {
+  const worker = spawnWorker(h);
+  try {
+    await until(async () => (await getMatch(id)).status === 'finished', 'the match to finish', 60_000);
+  } finally {
+    worker.kill('SIGTERM');
+    await exited(worker);
+  }
+}
+
 describe('a worker process', { timeout: 90_000 }, () => {
   it('plays a queued match to the end', async () => {
     const { a, b } = await pair('queued', 0);
@@ -55,13 +66,7 @@ describe('a worker process', { timeout: 90_000 }, () => {
       const movesAtKill = (await getMatch(id)).moveCount;
       expect(movesAtKill).toBeLessThan(40);
 
-      const second = spawnWorker(h);
-      try {
-        await until(async () => (await getMatch(id)).status === 'finished', 'the match to finish', 60_000);
-      } finally {
-        second.kill('SIGTERM');
-        await exited(second);
-      }
+      await finishOnAnotherWorker(id);
       const match = await getMatch(id);
       expect(match.result.reason).toBe('completed');
       expect(match.moves.map((m: { ply: number }) => m.ply)).toEqual(
@@ -88,13 +93,7 @@ describe('a worker process', { timeout: 90_000 }, () => {
       expect(handedBack.status).toBe('running');
       expect(await h.queue.queue.getJobState(id)).toBe('waiting');
 
-      const second = spawnWorker(h);
-      try {
-        await until(async () => (await getMatch(id)).status === 'finished', 'the match to finish', 60_000);
-      } finally {
-        second.kill('SIGTERM');
-        await exited(second);
-      }
+      await finishOnAnotherWorker(id);
       const match = await getMatch(id);
       expect(match.moves.length).toBeGreaterThan(handedBack.moveCount);
       expect(match.moves.map((m: { ply: number }) => m.ply)).toEqual(
