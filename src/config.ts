@@ -20,7 +20,8 @@ const envSchema = z.object({
   REDIS_DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   ARENA_ALLOW_PRIVATE_BOT_URLS: flag.default(false),
-  MATCHMAKING_ENABLED: flag.default(false),
+  /** Matchmaking is where ratings come from, so it is on unless turned off. */
+  MATCHMAKING_ENABLED: flag.default(true),
   MATCHMAKING_INTERVAL_MS: integer(10_000, 100),
   /** A bot is never in more than this many queued or running matches made by the matchmaker. */
   MATCHMAKING_MAX_CONCURRENT_PER_BOT: integer(2, 1),
@@ -33,7 +34,11 @@ const envSchema = z.object({
   STRENGTH_INTERVAL_MS: integer(60_000, 100),
   /** `npm start` runs the worker pool in the same process unless this is off. */
   WORKERS_IN_PROCESS: flag.default(true),
-  WORKER_CONCURRENCY: integer(8, 1),
+  /**
+   * Matches one worker process plays at once. A match mostly waits on a bot (a timer, a socket, a
+   * shared subscription), so this is high: a bot that stalls its matches must not hold up others'.
+   */
+  WORKER_CONCURRENCY: integer(256, 1),
   /** A match whose worker died is taken over by another after this long. */
   WORKER_LOCK_MS: integer(30_000, 1000),
   TIME_LIMIT_MS_MIN: integer(50, 1),
@@ -41,6 +46,15 @@ const envSchema = z.object({
   TIME_LIMIT_MS_DEFAULT: integer(1000, 1),
   OVERAGE_MS_MAX: integer(60_000, 0),
   OVERAGE_MS_DEFAULT: integer(5000, 0),
+  /** The time control of every rated match: players never choose it. */
+  RATED_TIME_LIMIT_MS: integer(1000, 1),
+  RATED_OVERAGE_MS: integer(5000, 0),
+  /** Challenges (matches created with a bot token) one bot may have queued or running at once. */
+  MAX_ACTIVE_CHALLENGES_PER_BOT: integer(2, 0),
+  /** Event streams plus long polls one bot may hold open at once. */
+  MAX_STREAMS_PER_BOT: integer(4, 1),
+  /** Bots one client address may register per hour. */
+  RATE_LIMIT_REGISTRATIONS_PER_HOUR: integer(10, 1),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1000),
   /** Requests a bot token (or the admin token) may make per window. */
   RATE_LIMIT_PER_TOKEN: integer(600, 1),
@@ -93,8 +107,17 @@ export interface Config {
   readonly limits: {
     readonly timeLimitMs: { readonly min: number; readonly max: number; readonly default: number };
     readonly overageMs: { readonly min: number; readonly max: number; readonly default: number };
+    /** The time control of rated matches. */
+    readonly rated: { readonly timeLimitMs: number; readonly overageMs: number };
+    readonly maxActiveChallengesPerBot: number;
+    readonly maxStreamsPerBot: number;
   };
-  readonly rateLimit: { readonly windowMs: number; readonly perToken: number; readonly perIp: number };
+  readonly rateLimit: {
+    readonly windowMs: number;
+    readonly perToken: number;
+    readonly perIp: number;
+    readonly registrationsPerHour: number;
+  };
   readonly rating: {
     readonly start: number;
     readonly kProvisional: number;
@@ -138,6 +161,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (overage.default > overage.max) {
     throw new ConfigError('Invalid configuration: need OVERAGE_MS_DEFAULT <= OVERAGE_MS_MAX');
   }
+  const rated = { timeLimitMs: e.RATED_TIME_LIMIT_MS, overageMs: e.RATED_OVERAGE_MS };
+  if (
+    rated.timeLimitMs < timeLimit.min ||
+    rated.timeLimitMs > timeLimit.max ||
+    rated.overageMs > overage.max
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: RATED_TIME_LIMIT_MS and RATED_OVERAGE_MS must lie within the TIME_LIMIT_MS and OVERAGE_MS bounds',
+    );
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -164,11 +197,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WORKER_CONCURRENCY,
       lockDurationMs: e.WORKER_LOCK_MS,
     },
-    limits: { timeLimitMs: timeLimit, overageMs: overage },
+    limits: {
+      timeLimitMs: timeLimit,
+      overageMs: overage,
+      rated,
+      maxActiveChallengesPerBot: e.MAX_ACTIVE_CHALLENGES_PER_BOT,
+      maxStreamsPerBot: e.MAX_STREAMS_PER_BOT,
+    },
     rateLimit: {
       windowMs: e.RATE_LIMIT_WINDOW_MS,
       perToken: e.RATE_LIMIT_PER_TOKEN,
       perIp: e.RATE_LIMIT_PER_IP,
+      registrationsPerHour: e.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
     },
     rating: {
       start: e.ELO_START,

@@ -58,12 +58,14 @@ export class AuthenticationError extends ArenaError {}
 /** Valid credentials that do not allow this action. */
 export class PermissionError extends ArenaError {}
 
+/** Too many requests, or too many of something a caller may hold at once (matches, streams). */
 export class RateLimitedError extends ArenaError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    code = 'rate-limited',
   ) {
-    super('rate-limited', message);
+    super(code, message);
   }
 }
 

@@ -105,6 +105,7 @@ export async function startWorkers(config: Config, logger: Logger) {
       await scheduler.close();
       await worker.close(config.shutdownGraceMs);
       await client.close();
+      await pullStore.close();
       await queue.close();
       await store.close();
       await storeRedis.quit();

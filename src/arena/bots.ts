@@ -27,7 +27,13 @@ export interface BotSecrets {
 export class BotService {
   constructor(private readonly deps: BotServiceDeps) {}
 
-  async register(input: { name: string; description?: string; url?: string }): Promise<{
+  async register(input: {
+    name: string;
+    description?: string;
+    url?: string;
+    /** Default true. */
+    acceptsChallenges?: boolean;
+  }): Promise<{
     bot: BotRecord;
     secrets: BotSecrets;
   }> {
@@ -48,6 +54,7 @@ export class BotService {
       webhookSecret: secrets.webhookSecret,
       createdAt: now,
       rating: this.deps.startingRating,
+      acceptsChallenges: input.acceptsChallenges ?? true,
     });
     return { bot: await this.get(id), secrets };
   }
@@ -69,7 +76,7 @@ export class BotService {
   async update(
     principal: Principal | null,
     id: string,
-    changes: { name?: string; description?: string | null; url?: string | null },
+    changes: { name?: string; description?: string | null; url?: string | null; acceptsChallenges?: boolean },
   ): Promise<{ bot: BotRecord; webhookSecret: string | null }> {
     requireBotOrAdmin(principal, [id], 'change this bot');
     const current = await this.get(id);

@@ -1,3 +1,4 @@
+import { resultAsSeenBy } from '../faults.ts';
 import { replay } from '../match/replay.ts';
 import { botState, type MatchState } from '../protocol/state.ts';
 import { type Color, isGameOver, opponent, type Position } from '../reversi/index.ts';
@@ -8,6 +9,8 @@ export interface StateView {
   readonly moves: readonly MoveRecord[];
   /** The caller's colour when it plays in the match; spectators see the side to move. */
   readonly viewer: Color | null;
+  /** The admin sees a fault in full; otherwise only the bot at fault does. */
+  readonly privileged?: boolean;
   readonly ratings: Record<Color, number>;
   /** When the side to move runs out of time, while the arena waits for it (epoch ms). */
   readonly deadline: number | null;
@@ -41,6 +44,12 @@ export function matchState(view: StateView): MatchState {
     toMove,
     status: view.match.status,
     deadline: toMove !== null && view.deadline !== null ? new Date(view.deadline).toISOString() : null,
-    result: (view.match.result as MatchState['result']) ?? null,
+    result:
+      view.match.result === null
+        ? null
+        : (resultAsSeenBy(view.match.result, {
+            color: view.viewer,
+            privileged: view.privileged ?? false,
+          }) as MatchState['result']),
   };
 }

@@ -1,6 +1,13 @@
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { ConflictError, InvalidRequestError, NotFoundError, type ValidationIssue } from '../errors.ts';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionError,
+  RateLimitedError,
+  type ValidationIssue,
+} from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import type { MatchRecord, MatchRules, MoveRecord, Page } from '../store/records.ts';
@@ -23,6 +30,9 @@ export interface NewMatchInput {
   readonly rated: boolean;
 }
 
+/** How long a bot at its cap of active challenges is told to wait before trying again. */
+const CHALLENGE_RETRY_AFTER_SECONDS = 10;
+
 /** The rules a match is played under when the request leaves them out. */
 export function defaultRules(limits: Config['limits']): MatchRules {
   return {
@@ -32,6 +42,11 @@ export function defaultRules(limits: Config['limits']): MatchRules {
     timeLimitMs: limits.timeLimitMs.default,
     overageMs: limits.overageMs.default,
   };
+}
+
+/** The rules of every rated match: the standard rules under the arena's rated time control. */
+export function ratedRules(limits: Config['limits']): MatchRules {
+  return { ...defaultRules(limits), ...limits.rated };
 }
 
 /** Fills defaults and checks the time options against the server's bounds. */
@@ -54,19 +69,37 @@ export function resolveRules(input: Partial<MatchRules> | undefined, limits: Con
   return rules;
 }
 
-/** Creating and reading matches; the workers play them. */
+/**
+ * Creating and reading matches; the workers play them. A match a bot creates with its token is a
+ * challenge: unrated, only against a bot that accepts challenges and is not paused, and capped per
+ * creator. Rated matches come from the arena alone (the matchmaker, the admin), under rated rules.
+ */
 export class MatchService {
   constructor(private readonly deps: MatchServiceDeps) {}
 
   async create(principal: Principal | null, input: NewMatchInput): Promise<MatchRecord> {
     const who = requireBotOrAdmin(principal, [input.black, input.white], 'create a match between these bots');
+    const challenger = who.kind === 'bot' ? who.botId : null;
     if (input.black === input.white) {
       throw new InvalidRequestError('matches/same-bot', 'A bot cannot play itself.', [
         { path: 'body.white', message: 'must differ from black' },
       ]);
     }
-    const rules = resolveRules(input.rules, this.deps.limits);
-    const { store, clock, random } = this.deps;
+    if (challenger !== null && input.rated) {
+      throw new PermissionError(
+        'matches/rated-by-arena-only',
+        "Rated matches are made by the arena's matchmaking; a match created with a bot's token is unrated.",
+      );
+    }
+    if (input.rated && input.rules !== undefined) {
+      throw new InvalidRequestError(
+        'matches/rated-rules-fixed',
+        'A rated match is played under the rated rules (see GET /v1/games/reversi); leave rules out.',
+        [{ path: 'body.rules', message: 'not allowed with rated: true' }],
+      );
+    }
+    const { store, clock, random, limits } = this.deps;
+    const rules = input.rated ? ratedRules(limits) : resolveRules(input.rules, limits);
     const [black, white] = await store.getBots([input.black, input.white]);
     for (const [bot, id] of [
       [black, input.black],
@@ -74,6 +107,17 @@ export class MatchService {
     ] as const) {
       if (!bot) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
       if (bot.status !== 'active') throw new ConflictError('bots/retired', `The bot ${bot.name} is retired.`);
+    }
+    if (challenger !== null) {
+      const opponent = black!.id === challenger ? white! : black!;
+      if (!opponent.acceptsChallenges || opponent.paused !== null) {
+        throw new PermissionError(
+          'matches/challenge-declined',
+          opponent.paused !== null
+            ? `${opponent.name} is paused and cannot be challenged until its owner resumes it.`
+            : `${opponent.name} does not accept challenges.`,
+        );
+      }
     }
     const now = clock.now();
     const match: MatchRecord = {
@@ -83,7 +127,7 @@ export class MatchService {
       rules,
       rated: input.rated,
       status: 'queued',
-      createdBy: who.kind === 'admin' ? 'admin' : who.botId,
+      createdBy: challenger ?? 'admin',
       createdAt: now,
       startedAt: null,
       finishedAt: null,
@@ -91,7 +135,17 @@ export class MatchService {
       result: null,
       ratings: null,
     };
-    await store.createMatch(match);
+    const stored = await store.createMatch(
+      match,
+      challenger === null ? {} : { maxActiveChallenges: limits.maxActiveChallengesPerBot },
+    );
+    if (stored === 'too-many-active') {
+      throw new RateLimitedError(
+        `A bot may have at most ${limits.maxActiveChallengesPerBot} challenges queued or running at once; wait for one to end.`,
+        CHALLENGE_RETRY_AFTER_SECONDS,
+        'matches/too-many-active',
+      );
+    }
     try {
       await this.deps.queue.enqueue(match.id);
     } catch (error) {

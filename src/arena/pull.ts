@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   ConflictError,
   InvalidRequestError,
   NotFoundError,
   PermissionError,
+  RateLimitedError,
   RuleViolationError,
 } from '../errors.ts';
 import { engineRules, replay } from '../match/replay.ts';
@@ -20,6 +22,16 @@ export interface ActionInput {
   readonly direction?: Direction;
   readonly ply?: number;
 }
+
+/** A bot's hold on one of the few event streams and long polls it may have open at once. */
+export interface StreamLease {
+  /** Extends the lease; false when it lapsed and the bot's other streams took its place. */
+  renew(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/** What a bot at its cap of streams is told to wait before trying again. */
+const STREAM_RETRY_AFTER_SECONDS = 5;
 
 /** The caller's colour in a match, or null for spectators. */
 function colorOf(match: MatchRecord, principal: Principal | null): Color | null {
@@ -39,8 +51,31 @@ export class PullService {
       readonly store: ArenaStore;
       readonly pull: PullStore;
       readonly blocking: () => Redis;
+      /** Event streams plus long polls one bot may hold at once. */
+      readonly maxStreamsPerBot: number;
     },
   ) {}
+
+  /**
+   * Takes one of the bot's stream leases for `ttlMs` (renew it before then), or refuses with
+   * `429 streams/too-many` when the bot holds its most already: one bot cannot tie up the
+   * connections every other bot's streams and long polls need.
+   */
+  async holdStream(botId: string, ttlMs: number): Promise<StreamLease> {
+    const { pull, maxStreamsPerBot: max } = this.deps;
+    const id = randomUUID();
+    if (!(await pull.holdStream(botId, id, ttlMs, max))) {
+      throw new RateLimitedError(
+        `A bot may hold at most ${max} event streams and long polls at once; close one first.`,
+        STREAM_RETRY_AFTER_SECONDS,
+        'streams/too-many',
+      );
+    }
+    return {
+      renew: () => pull.holdStream(botId, id, ttlMs, max),
+      release: () => pull.releaseStream(botId, id).catch(() => {}),
+    };
+  }
 
   private async load(matchId: string) {
     const { store, pull } = this.deps;
@@ -64,7 +99,8 @@ export class PullService {
     const { match, moves, turn, ratings } = await this.load(matchId);
     const deadline = turn !== null && turn.ply === moves.length + 1 ? turn.deadline : null;
     const viewer = colorOf(match, principal);
-    return { state: matchState({ match, moves, viewer, ratings, deadline }), viewer };
+    const privileged = principal?.kind === 'admin';
+    return { state: matchState({ match, moves, viewer, privileged, ratings, deadline }), viewer };
   }
 
   /**
@@ -83,6 +119,7 @@ export class PullService {
     if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null) return state;
     const ready = (s: MatchState) => s.toMove === null || (s.toMove === viewer && s.deadline !== null);
     if (ready(state)) return state;
+    const lease = await this.holdStream(principal.botId, waitMs + LEASE_MARGIN_MS);
     const connection = this.deps.blocking();
     const drop = () => connection.disconnect();
     closed.addEventListener('abort', drop, { once: true });
@@ -102,6 +139,7 @@ export class PullService {
     } finally {
       closed.removeEventListener('abort', drop);
       connection.disconnect();
+      await lease.release();
     }
   }
 
@@ -218,6 +256,7 @@ export async function* botEvents(
   start: { readonly after: string; readonly snapshot: boolean },
   closed: AbortSignal,
   keepAliveMs: number,
+  lease: StreamLease,
 ): AsyncGenerator<StreamItem> {
   const connection = deps.blocking();
   const drop = () => connection.disconnect();
@@ -238,6 +277,7 @@ export async function* botEvents(
     }
     while (!closed.aborted) {
       const events = await deps.pull.readEvents(connection, botId, after, keepAliveMs);
+      if (!(await lease.renew())) return;
       await deps.pull.markOnline(botId, onlineSeconds);
       if (events.length === 0) yield 'keep-alive';
       for (const event of events) {
@@ -250,5 +290,9 @@ export async function* botEvents(
   } finally {
     closed.removeEventListener('abort', drop);
     connection.disconnect();
+    await lease.release();
   }
 }
+
+/** How long a stream lease outlives the wait it covers: a process that dies frees it after this. */
+export const LEASE_MARGIN_MS = 10_000;

@@ -78,11 +78,16 @@ export class BotClient {
     try {
       target = new URL(request.url);
     } catch {
-      return fail({ reason: 'bot-error', message: `the bot URL is not a valid URL: ${request.url}` });
+      return fail({
+        reason: 'bot-error',
+        cause: 'invalid-url',
+        message: `the bot URL is not a valid URL: ${request.url}`,
+      });
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:') {
       return fail({
         reason: 'bot-error',
+        cause: 'invalid-url',
         message: `only http and https bot URLs are allowed, not ${target.protocol}`,
       });
     }
@@ -111,6 +116,7 @@ export class BotClient {
           if (timedOut) {
             return fail({
               reason: 'timeout',
+              cause: 'timeout',
               message: `the bot did not answer within ${request.timeoutMs} ms`,
             });
           }
@@ -150,6 +156,7 @@ export class BotClient {
       const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
       return fail({
         reason: 'bot-error',
+        cause: redirect ? 'redirect' : 'http-status',
         message: `the bot answered HTTP ${status}${redirect}`,
         status,
         body: excerpt(bytes, EXCERPT_BYTES),
@@ -159,13 +166,22 @@ export class BotClient {
     const declared = Number(response.headers['content-length'] ?? 0);
     if (declared > MAX_RESPONSE_BYTES) {
       response.body.destroy();
-      return fail({ reason: 'invalid-response', message: tooLarge, status });
+      return fail({ reason: 'invalid-response', cause: 'too-large', message: tooLarge, status });
     }
     const { bytes, overflow } = await readCapped(response.body, MAX_RESPONSE_BYTES);
     const body = excerpt(bytes, EXCERPT_BYTES);
-    if (overflow) return fail({ reason: 'invalid-response', message: tooLarge, status, body });
+    if (overflow)
+      return fail({ reason: 'invalid-response', cause: 'too-large', message: tooLarge, status, body });
     const parsed = parseBotAction(bytes.toString('utf8'));
-    if (!parsed.ok) return fail({ reason: 'invalid-response', message: parsed.message, status, body });
+    if (!parsed.ok) {
+      return fail({
+        reason: 'invalid-response',
+        cause: 'not-an-action',
+        message: parsed.message,
+        status,
+        body,
+      });
+    }
     return { ok: true, action: parsed.action, latencyMs: elapsed() };
   }
 

@@ -1,3 +1,4 @@
+import type { FaultCause } from '../faults.ts';
 import type { BotFault } from './types.ts';
 
 /** The code Node or undici put on an error (`ECONNREFUSED`, `UND_ERR_SOCKET`…), if any. */
@@ -33,38 +34,51 @@ function isTlsCode(code: string): boolean {
  *
  * @example
  * faultFromError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 3, 'http://bot/');
- * // { reason: 'bot-error', message: 'connection refused by http://bot/', latencyMs: 3 }
+ * // { reason: 'bot-error', cause: 'connection-refused', message: 'connection refused by http://bot/', latencyMs: 3 }
  */
 export function faultFromError(error: unknown, latencyMs: number, url: string): BotFault {
   const code = errorCode(error) ?? '';
-  const botError = (message: string): BotFault => ({ reason: 'bot-error', message, latencyMs });
+  const botError = (cause: FaultCause, message: string): BotFault => ({
+    reason: 'bot-error',
+    cause,
+    message,
+    latencyMs,
+  });
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
     case 'ETIMEDOUT':
-      return { reason: 'timeout', message: `the bot did not answer in time (${code})`, latencyMs };
+      return {
+        reason: 'timeout',
+        cause: 'timeout',
+        message: `the bot did not answer in time (${code})`,
+        latencyMs,
+      };
     case 'EARENA_ADDRESS_REFUSED':
-      return botError(errorMessage(error));
+      return botError('address-refused', errorMessage(error));
     case 'ECONNREFUSED':
-      return botError(`connection refused by ${url}`);
+      return botError('connection-refused', `connection refused by ${url}`);
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
-      return botError(`the bot closed the connection without a complete answer (${code})`);
+      return botError(
+        'connection-closed',
+        `the bot closed the connection without a complete answer (${code})`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_FAIL':
     case 'EAI_NODATA':
-      return botError(`the bot's host name does not resolve (${code})`);
+      return botError('dns', `the bot's host name does not resolve (${code})`);
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return botError(`the bot's host is unreachable (${code})`);
+      return botError('unreachable', `the bot's host is unreachable (${code})`);
     default:
-      if (isTlsCode(code)) return botError(`TLS error: ${errorMessage(error)}`);
+      if (isTlsCode(code)) return botError('tls', `TLS error: ${errorMessage(error)}`);
       if (code.startsWith('HPE_') || code === 'UND_ERR_HEADERS_OVERFLOW') {
-        return botError(`the bot's answer is not valid HTTP (${code})`);
+        return botError('invalid-http', `the bot's answer is not valid HTTP (${code})`);
       }
-      return botError(`calling the bot failed: ${errorMessage(error)}${code ? ` (${code})` : ''}`);
+      return botError('other', `calling the bot failed: ${errorMessage(error)}${code ? ` (${code})` : ''}`);
   }
 }

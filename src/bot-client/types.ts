@@ -1,4 +1,5 @@
 import type { Clock, RandomBytes } from '../clock.ts';
+import type { FaultCause } from '../faults.ts';
 import type { components } from '../http/openapi-types.ts';
 
 /** What the arena sends a push bot on its turn (the `BotState` schema of openapi.yaml). */
@@ -32,7 +33,9 @@ export type BotFaultReason = 'timeout' | 'bot-error' | 'invalid-response';
 
 export interface BotFault {
   readonly reason: BotFaultReason;
-  /** One line for humans (match records, logs); never a stack trace. */
+  /** The finer cause, which picks the generic text the public sees (see src/faults.ts). */
+  readonly cause: FaultCause;
+  /** One line for humans (match records, logs); never a stack trace. May name the bot's URL or address. */
   readonly message: string;
   /** The HTTP status when the bot answered one. */
   readonly status?: number;

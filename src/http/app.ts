@@ -12,11 +12,11 @@ import type { Config } from '../config.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import { PullStore } from '../store/pull-store.ts';
 import type { ArenaStore } from '../store/store.ts';
-import { resolvePrincipal } from './auth.ts';
+import { identify, refuseBadCredentials } from './auth.ts';
 import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler, routeNotFound } from './problem.ts';
-import { rateLimiter } from './rate-limit.ts';
+import { rateLimiter, registrationLimiter } from './rate-limit.ts';
 import { botsRouter } from './routes/bots.ts';
 import { gamesRouter } from './routes/games.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
@@ -78,7 +78,12 @@ export function createApp(deps: AppDeps): Express {
       commandTimeout: undefined,
       maxRetriesPerRequest: 1,
     });
-  const pullService = new PullService({ store, pull, blocking });
+  const pullService = new PullService({
+    store,
+    pull,
+    blocking,
+    maxStreamsPerBot: config.limits.maxStreamsPerBot,
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -91,7 +96,9 @@ export function createApp(deps: AppDeps): Express {
   // The web front end's static files are not rate-limited; the API calls its pages make are.
   app.use(webRouter());
   if (config.validateResponses) app.use(responseValidator(spec));
+  app.use(identify(store, config.adminToken));
   app.use(rateLimiter(deps.redis, config.redis.prefix, config.rateLimit));
+  app.post('/v1/bots', registrationLimiter(deps.redis, config.redis.prefix, config.rateLimit));
   app.use(express.json({ limit: '16kb', strict: true }));
   app.use(
     opsRouter({
@@ -102,7 +109,7 @@ export function createApp(deps: AppDeps): Express {
       moreMetrics: () => deps.queue.prometheusMetrics(),
     }),
   );
-  app.use(resolvePrincipal(store, config.adminToken));
+  app.use(refuseBadCredentials);
   app.use(gamesRouter(spec, config.limits));
   app.use(
     pullRouter({ service: pullService, store, pull, blocking, present, keepAliveMs: config.sseKeepAliveMs }),

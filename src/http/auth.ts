@@ -17,16 +17,30 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /**
- * Resolves the caller once per request. Anonymous calls get `null`; a token that matches nothing is
- * refused at once, so a typo never silently turns into an anonymous call.
+ * Resolves the caller once per request, before the rate limiter, so that only verified tokens get
+ * budgets of their own. Anonymous calls get `null`. A malformed header or a token that matches
+ * nothing is remembered, not thrown: the request counts against its address first, then
+ * `refuseBadCredentials` refuses it, so a typo never silently turns into an anonymous call.
  */
-export function resolvePrincipal(store: ArenaStore, adminToken: string | undefined): RequestHandler {
+export function identify(store: ArenaStore, adminToken: string | undefined): RequestHandler {
   return async (req, res, next) => {
-    const token = bearerToken(req.headers.authorization);
-    res.locals.principal = token === null ? null : await authenticate(token, store, adminToken);
+    res.locals.principal = null;
+    try {
+      const token = bearerToken(req.headers.authorization);
+      if (token !== null) res.locals.principal = await authenticate(token, store, adminToken);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      res.locals.credentialsError = error;
+    }
     next();
   };
 }
+
+/** Refuses a request whose credentials `identify` could not verify. */
+export const refuseBadCredentials: RequestHandler = (_req, res, next) => {
+  const error = res.locals.credentialsError as AuthenticationError | undefined;
+  next(error);
+};
 
 export function principalOf(res: Response): Principal | null {
   return (res.locals.principal as Principal | null | undefined) ?? null;

@@ -65,7 +65,8 @@ export interface paths {
         };
         /**
          * Get a bot's public profile
-         * @description The profile is public. With the bot's own token it also shows the bot's `url`.
+         * @description The profile is public. With the bot's own token (or the admin token) it also shows the bot's
+         *     `url` and the private `detail` of a matchmaking pause.
          */
         get: operations["getBot"];
         put?: never;
@@ -81,8 +82,8 @@ export interface paths {
         head?: never;
         /**
          * Update a bot
-         * @description Changes the name, description or URL. A `url` of `null` turns a push bot into a pull bot.
-         *     Needs the bot's token or the admin token.
+         * @description Changes the name, description, URL or `acceptsChallenges`. A `url` of `null` turns a push bot into
+         *     a pull bot. Any change resumes a bot that matchmaking paused. Needs the bot's token or the admin token.
          */
         patch: operations["updateBot"];
         trace?: never;
@@ -149,6 +150,16 @@ export interface paths {
          * Create a match
          * @description Queues a match between two active bots. Needs the token of one of the two bots, or the admin
          *     token. Rules options left out take their defaults (see `GET /v1/games/reversi`).
+         *
+         *     **With a bot's token the match is a challenge**: it is unrated (`rated: true` is refused with
+         *     `403 matches/rated-by-arena-only`), the opponent must accept challenges and not be paused
+         *     (`403 matches/challenge-declined`; a retired opponent is `409 bots/retired`), and a bot may have at
+         *     most `MAX_ACTIVE_CHALLENGES_PER_BOT` challenges it created queued or running at once
+         *     (`429 matches/too-many-active` with `Retry-After`).
+         *
+         *     **Rated matches** are made by the arena (matchmaking) and the admin only, always under the rated
+         *     rules (`ratedRules` in `GET /v1/games/reversi`): a rated request that names `rules` is refused
+         *     with `400 matches/rated-rules-fixed`.
          */
         post: operations["createMatch"];
         delete?: never;
@@ -168,7 +179,9 @@ export interface paths {
         };
         /**
          * Get a match with its moves and result
-         * @description Each applied move shows up here as soon as the arena has applied it.
+         * @description Each applied move shows up here as soon as the arena has applied it. A fault's `message`, `cause`
+         *     details and `body` are public only as a generic text: the faulting bot's own token and the admin
+         *     see the full record.
          */
         get: operations["getMatch"];
         put?: never;
@@ -192,7 +205,8 @@ export interface paths {
          * The match's state, in the bot protocol's shape
          * @description Public, for spectators too. A pull bot sends its token and `waitMs` to long-poll: the answer
          *     comes as soon as it is that bot's turn or the match is over, and at `waitMs` at the latest with
-         *     the current state (not an error).
+         *     the current state (not an error). Long polls and event streams count together against
+         *     `MAX_STREAMS_PER_BOT` per bot (`429 streams/too-many`).
          */
         get: operations["getMatchState"];
         put?: never;
@@ -261,7 +275,8 @@ export interface paths {
          *     `matchFinished` events, each with an `id`; comment lines keep the connection alive. Reconnect with
          *     the `Last-Event-ID` header (browsers' `EventSource` does it by itself) to resume after the last event
          *     seen. A new connection without it starts with a `yourTurn` for each match waiting for the bot.
-         *     While connected, a pull bot counts as available for matchmaking.
+         *     While connected, a pull bot counts as available for matchmaking. A bot may hold at most
+         *     `MAX_STREAMS_PER_BOT` event streams and long polls at once (`429 streams/too-many`).
          */
         get: operations["streamMyEvents"];
         put?: never;
@@ -513,6 +528,8 @@ export interface components {
                 pass: string;
             };
             defaultRules: components["schemas"]["RulesOptions"];
+            /** @description The rules every rated match is played under (the arena's rated time control). */
+            ratedRules: components["schemas"]["RulesOptions"];
             limits: {
                 timeLimitMs: components["schemas"]["Bounds"];
                 overageMs: components["schemas"]["Bounds"];
@@ -561,17 +578,24 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             lastPlayedAt: string | null;
+            /** @description Whether other bots may create (unrated) matches against this one with their tokens. */
+            acceptsChallenges: boolean;
             /**
              * @description Set when matchmaking stopped pairing this push bot because its recent matches kept ending by its faults.
-             *     Any change to the bot (PATCH, e.g. a fixed URL) resumes it.
+             *     A paused bot cannot be challenged. Any change to the bot (PATCH, e.g. a fixed URL) resumes it.
              */
             paused: components["schemas"]["Pause"] | null;
         };
         Pause: {
-            /** @example its last 3 matches ended by its faults (timeout) */
+            /**
+             * @description Public; names the last fault only by its generic text.
+             * @example its last 3 matches ended by its faults (last: bot-error: the bot's server refused the connection)
+             */
             reason: string;
             /** Format: date-time */
             since: string;
+            /** @description The last fault's full message. Shown only to the bot's own token and the admin. */
+            detail?: string;
         };
         BotSecrets: {
             /**
@@ -595,11 +619,17 @@ export interface components {
             name: components["schemas"]["BotName"];
             description?: string;
             url?: components["schemas"]["BotUrl"];
+            /**
+             * @description Whether other bots may challenge this one (unrated matches created with their tokens).
+             * @default true
+             */
+            acceptsChallenges?: boolean;
         };
         UpdateBotRequest: {
             name?: components["schemas"]["BotName"];
             description?: string | null;
             url?: components["schemas"]["BotUrl"] | null;
+            acceptsChallenges?: boolean;
         };
         BotPage: {
             items: components["schemas"]["Bot"][];
@@ -625,17 +655,31 @@ export interface components {
         /**
          * @description `completed`: played to the end. `timeout`, `bot-error` (unreachable, connection error, non-2xx),
          *     `invalid-response` (not the action JSON) and `illegal-move` end the match as a loss for the bot
-         *     at fault. `aborted`: stopped by the arena without a winner.
+         *     at fault. `no-show`: a side faulted (see `fault`) before making a single move of its own in the
+         *     match; there is no winner, no rating changes and no win, draw or loss is counted for either side.
+         *     `aborted`: stopped by the arena without a winner.
          * @enum {string}
          */
-        ResultReason: "completed" | "timeout" | "bot-error" | "invalid-response" | "illegal-move" | "aborted";
+        ResultReason: "completed" | "timeout" | "bot-error" | "invalid-response" | "illegal-move" | "no-show" | "aborted";
+        /**
+         * @description What the faulting bot did wrong. Public views carry a generic `message` ("the bot's server
+         *     refused the connection") and no `body`; the faulting bot's own token and the admin see the
+         *     arena's full message (which may name the bot's URL or the address its host resolved to).
+         */
         Fault: {
             player: components["schemas"]["Color"];
+            /**
+             * @description The kind of fault (the match's `reason` too, unless it ended as a `no-show`).
+             * @enum {string}
+             */
+            reason?: "timeout" | "bot-error" | "invalid-response" | "illegal-move";
+            /** @description A finer machine-readable cause, such as `connection-refused`, `http-status` or `not-an-action`. */
+            cause?: string;
             message: string;
             /** @description The HTTP status the bot answered, if any. */
             status?: number;
             latencyMs?: number;
-            /** @description The first bytes of the bot's answer. */
+            /** @description The first bytes of the bot's answer (private). */
             body?: string;
         };
         MatchResult: {
@@ -687,7 +731,10 @@ export interface components {
             black: components["schemas"]["BotId"];
             white: components["schemas"]["BotId"];
             rules?: components["schemas"]["RulesOptionsInput"];
-            /** @default true */
+            /**
+             * @description Admin only; a rated match is played under the arena's rated rules.
+             * @default false
+             */
             rated?: boolean;
         };
         LeaderboardEntry: {
@@ -1005,6 +1052,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too many registrations from this client address (`rate-limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };
@@ -1192,8 +1248,7 @@ export interface operations {
                  *       "rules": {
                  *         "firstPlayer": "white",
                  *         "timeLimitMs": 500
-                 *       },
-                 *       "rated": true
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["CreateMatchRequest"];
@@ -1216,6 +1271,15 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            /** @description The creating bot has too many active challenges (`matches/too-many-active`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };
@@ -1268,6 +1332,15 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            /** @description The bot holds too many long polls and event streams at once (`streams/too-many`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };
@@ -1385,6 +1458,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Problem"];
+            /** @description The bot holds too many event streams and long polls at once (`streams/too-many`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };

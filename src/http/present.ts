@@ -1,5 +1,6 @@
 import type { Principal } from '../arena/principal.ts';
 import type { Config } from '../config.ts';
+import { resultAsSeenBy } from '../faults.ts';
 import type { BotRecord, MatchRecord, MoveRecord, RatingHistoryEntry, Strength } from '../store/records.ts';
 import type { components } from './openapi-types.ts';
 
@@ -13,8 +14,21 @@ export interface Presenter {
   bot(bot: BotRecord, viewer: Principal | null): Schemas['Bot'];
   leaderboardEntry(rank: number, bot: BotRecord, strength: Strength | null): Schemas['LeaderboardEntry'];
   ratingHistory(bot: BotRecord, entries: readonly RatingHistoryEntry[]): Schemas['RatingHistory'];
-  matchSummary(match: MatchRecord): Schemas['MatchSummary'];
-  match(match: MatchRecord, moves: readonly MoveRecord[]): Schemas['Match'];
+  /** A match as `viewer` may see it: a fault in full only for the bot at fault and the admin. */
+  matchSummary(match: MatchRecord, viewer: Principal | null): Schemas['MatchSummary'];
+  match(match: MatchRecord, moves: readonly MoveRecord[], viewer: Principal | null): Schemas['Match'];
+}
+
+/** Whether `viewer` is the admin or the bot `botId` itself: who may see a bot's private details. */
+export function isOwnerOrAdmin(viewer: Principal | null, botId: string): boolean {
+  return viewer?.kind === 'admin' || (viewer?.kind === 'bot' && viewer.botId === botId);
+}
+
+/** The viewer of a match's result: its colour when it plays in it, and whether it is the admin. */
+export function matchViewer(match: MatchRecord, viewer: Principal | null) {
+  const botId = viewer?.kind === 'bot' ? viewer.botId : null;
+  const color = botId === match.black.id ? 'black' : botId === match.white.id ? 'white' : null;
+  return { color, privileged: viewer?.kind === 'admin' } as const;
 }
 
 export function presenter(rating: Config['rating']): Presenter {
@@ -39,9 +53,12 @@ export function presenter(rating: Config['rating']): Presenter {
         createdAt: iso(bot.createdAt),
         lastPlayedAt: isoOrNull(bot.lastPlayedAt),
         paused: bot.paused === null ? null : { reason: bot.paused.reason, since: iso(bot.paused.since) },
+        acceptsChallenges: bot.acceptsChallenges,
       };
-      const mayViewUrl = viewer?.kind === 'admin' || (viewer?.kind === 'bot' && viewer.botId === bot.id);
-      if (bot.url !== null && mayViewUrl) body.url = bot.url;
+      if (isOwnerOrAdmin(viewer, bot.id)) {
+        if (bot.url !== null) body.url = bot.url;
+        if (body.paused && bot.paused?.detail) body.paused.detail = bot.paused.detail;
+      }
       return body;
     },
     leaderboardEntry(rank, bot, strength) {
@@ -55,7 +72,7 @@ export function presenter(rating: Config['rating']): Presenter {
         strength,
       };
     },
-    matchSummary(match) {
+    matchSummary(match, viewer) {
       return {
         id: match.id,
         black: match.black,
@@ -67,7 +84,10 @@ export function presenter(rating: Config['rating']): Presenter {
         startedAt: isoOrNull(match.startedAt),
         finishedAt: isoOrNull(match.finishedAt),
         moveCount: match.moveCount,
-        result: match.result as Schemas['MatchResult'] | null,
+        result:
+          match.result === null
+            ? null
+            : (resultAsSeenBy(match.result, matchViewer(match, viewer)) as Schemas['MatchResult']),
         ratings: match.ratings,
       };
     },
@@ -77,9 +97,9 @@ export function presenter(rating: Config['rating']): Presenter {
         items: entries.map((entry) => ({ ...entry, at: iso(entry.at) })),
       };
     },
-    match(match, moves) {
+    match(match, moves, viewer) {
       return {
-        ...this.matchSummary(match),
+        ...this.matchSummary(match, viewer),
         moves: moves.map((move) => ({ ...move, flips: [...move.flips] }) as Schemas['MoveRecord']),
       };
     },

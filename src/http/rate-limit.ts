@@ -3,9 +3,9 @@ import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { RedisStore as RateLimitStore, type RedisReply } from 'rate-limit-redis';
-import { hashToken } from '../arena/secrets.ts';
 import type { Config } from '../config.ts';
 import { RateLimitedError } from '../errors.ts';
+import { principalOf } from './auth.ts';
 
 /**
  * Sends rate-limit-redis' commands through ioredis. Its scripts are kept here and run with EVALSHA,
@@ -37,30 +37,69 @@ function scriptSafeSender(redis: Redis) {
 
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+const addressKey = (ip: string | undefined) => `a:${ipKeyGenerator(ip ?? 'unknown')}`;
+
+/** express-rate-limit guesses from a key generator's source whether it groups IPv6 addresses; ours does, in addressKey. */
+const validate = { keyGeneratorIpFallback: false } as const;
+
 /**
- * Fixed-window limits kept in Redis, so every API process shares them: per bearer token when the
- * request has one, else per client address (IPv6 by /56). Answers carry the IETF `RateLimit` and
+ * Fixed-window limits kept in Redis, so every API process shares them: per verified principal (a
+ * bot, the admin), else per client address (IPv6 by /56). It runs after the principal is resolved
+ * (see `identify`): a request with an unknown token counts once against its address and creates
+ * no key of its own, so random tokens buy no fresh budgets. Answers carry the IETF `RateLimit` and
  * `RateLimit-Policy` headers; past the limit the answer is a 429 problem with `Retry-After`.
  */
 export function rateLimiter(redis: Redis, prefix: string, limits: Config['rateLimit']): RequestHandler {
-  const tokenOf = (header: string | undefined) => /^Bearer\s+(\S+)/i.exec(header ?? '')?.[1];
   return rateLimit({
     windowMs: limits.windowMs,
-    limit: (req) => (tokenOf(req.headers.authorization) ? limits.perToken : limits.perIp),
+    limit: (_req, res) => (principalOf(res) ? limits.perToken : limits.perIp),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    identifier: (req) => (tokenOf(req.headers.authorization) ? 'token' : 'address'),
-    keyGenerator: (req) => {
-      const token = tokenOf(req.headers.authorization);
-      return token ? `t:${hashToken(token)}` : `a:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+    identifier: (_req, res) => (principalOf(res) ? 'token' : 'address'),
+    keyGenerator: (req, res) => {
+      const who = principalOf(res);
+      if (who === null) return addressKey(req.ip);
+      return who.kind === 'admin' ? 'admin' : `b:${who.botId}`;
     },
     skip: (req) => UNLIMITED_PATHS.has(req.path),
+    validate,
     store: new RateLimitStore({ sendCommand: scriptSafeSender(redis), prefix: `${prefix}:rate:` }),
     handler: (_req, _res, next, options) => {
       next(
         new RateLimitedError(
           `Too many requests: at most ${options.limit} per ${Math.round(limits.windowMs / 1000)} s.`,
           Math.ceil(limits.windowMs / 1000),
+        ),
+      );
+    },
+  });
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Registrations per client address and hour, a budget of its own: registering is how an attacker
+ * multiplies the per-bot caps. Refused registrations (a taken name, a bad body) do not count.
+ */
+export function registrationLimiter(
+  redis: Redis,
+  prefix: string,
+  limits: Config['rateLimit'],
+): RequestHandler {
+  return rateLimit({
+    windowMs: HOUR_MS,
+    limit: limits.registrationsPerHour,
+    standardHeaders: false,
+    legacyHeaders: false,
+    skipFailedRequests: true,
+    keyGenerator: (req) => addressKey(req.ip),
+    validate,
+    store: new RateLimitStore({ sendCommand: scriptSafeSender(redis), prefix: `${prefix}:rate:register:` }),
+    handler: (_req, _res, next, options) => {
+      next(
+        new RateLimitedError(
+          `Too many registrations from this address: at most ${options.limit} bots an hour.`,
+          Math.ceil(HOUR_MS / 1000),
         ),
       );
     },

@@ -42,6 +42,7 @@ export const createBotBody = z.strictObject({
   name: botName,
   description: z.string().max(500).optional(),
   url: botUrl.optional(),
+  acceptsChallenges: z.boolean().default(true),
 });
 tied<Exact<z.input<typeof createBotBody>, Schemas['CreateBotRequest']>>();
 
@@ -50,6 +51,7 @@ export const updateBotBody = z
     name: botName.optional(),
     description: z.string().max(500).nullable().optional(),
     url: botUrl.nullable().optional(),
+    acceptsChallenges: z.boolean().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'name at least one field to change');
 tied<Exact<z.input<typeof updateBotBody>, Schemas['UpdateBotRequest']>>();
@@ -67,7 +69,7 @@ export const createMatchBody = z.strictObject({
   black: botIdSchema,
   white: botIdSchema,
   rules: rulesInput.optional(),
-  rated: z.boolean().default(true),
+  rated: z.boolean().default(false),
 });
 tied<Exact<z.input<typeof createMatchBody>, Schemas['CreateMatchRequest']>>();
 

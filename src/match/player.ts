@@ -1,3 +1,4 @@
+import type { FaultCause } from '../faults.ts';
 import type { BotAction, BotState } from '../protocol/state.ts';
 
 /** Why a bot lost by fault. */
@@ -17,6 +18,7 @@ export type MoveOutcome =
       readonly ok: false;
       readonly fault: {
         readonly reason: FaultReason;
+        readonly cause: FaultCause;
         readonly message: string;
         readonly status?: number;
         readonly latencyMs: number;

@@ -44,7 +44,12 @@ export class PullPlayer implements Player {
       if (action === null) {
         return {
           ok: false,
-          fault: { reason: 'timeout', message: `no action within ${timeoutMs} ms`, latencyMs },
+          fault: {
+            reason: 'timeout',
+            cause: 'timeout',
+            message: `no action within ${timeoutMs} ms`,
+            latencyMs,
+          },
         };
       }
       return {

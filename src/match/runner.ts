@@ -12,17 +12,11 @@ import {
   type Position,
   play,
 } from '../reversi/index.ts';
-import type {
-  BotRecord,
-  MatchRecord,
-  MatchResult,
-  MoveRecord,
-  RatingRule,
-  ResultReason,
-} from '../store/records.ts';
+import type { BotRecord, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
+import { type EndingFault, faultResult } from './fault-result.ts';
 import { MoveRecorder } from './move-recorder.ts';
-import type { MoveOutcome, Player, PlayerFor } from './player.ts';
+import type { Player, PlayerFor } from './player.ts';
 import { engineRules, overageSpent, type ReplayedGame, replay } from './replay.ts';
 
 export interface MatchRunnerDeps {
@@ -57,16 +51,11 @@ type Turn =
       readonly position: Position;
       readonly botTimeMs: number;
     }
-  | { readonly kind: 'fault'; readonly fault: Fault }
+  | { readonly kind: 'fault'; readonly fault: EndingFault }
   | { readonly kind: 'interrupted' };
 
 /** How a run of `MatchRunner.play` ended. */
 export type RunEnd = 'finished' | 'already-ended' | 'missing' | 'interrupted';
-
-/** A fault that ends a match: the bot client's kinds plus an illegal move. */
-type Fault = Omit<Extract<MoveOutcome, { ok: false }>['fault'], 'reason'> & {
-  readonly reason: Exclude<ResultReason, 'completed' | 'aborted'>;
-};
 
 /**
  * Plays one match to its end: asks the side to move for an action, applies it with the rules
@@ -131,7 +120,7 @@ export class MatchRunner {
       }
       if (turn.kind === 'fault') {
         if (!(await recorder.flush())) return 'resync';
-        return this.finish(match, this.faultResult(match, position, position.toMove, turn.fault));
+        return this.finish(match, this.faultResult(match, moves, position, turn.fault));
       }
       if (!(await recorder.record(turn.move))) return 'resync';
       moves.push(turn.move);
@@ -184,6 +173,7 @@ export class MatchRunner {
         kind: 'fault',
         fault: {
           reason: 'timeout',
+          cause: 'timeout',
           message: `answered after ${latencyMs} ms, over the ${timeoutMs} ms it had`,
           latencyMs,
         },
@@ -201,6 +191,7 @@ export class MatchRunner {
         kind: 'fault',
         fault: {
           reason: 'illegal-move',
+          cause: 'illegal-move',
           message: `${named} is not legal: ${played.error.message}`,
           latencyMs,
           body: JSON.stringify(answer.action).slice(0, 200),
@@ -226,11 +217,19 @@ export class MatchRunner {
     return ended ? 'finished' : 'already-ended';
   }
 
-  private faultResult(match: MatchRecord, position: Position, color: Color, fault: Fault): MatchResult {
+  private faultResult(
+    match: MatchRecord,
+    moves: readonly MoveRecord[],
+    position: Position,
+    fault: EndingFault,
+  ): MatchResult {
     const { black, white } = discCounts(position);
-    const { reason, ...details } = fault;
-    this.deps.logger.info({ matchId: match.id, player: color, reason }, 'match ended by a fault');
-    return { winner: opponent(color), discs: { black, white }, reason, fault: { player: color, ...details } };
+    const result = faultResult(moves, position.toMove, fault, { black, white });
+    this.deps.logger.info(
+      { matchId: match.id, player: position.toMove, reason: result.reason },
+      'match ended by a fault',
+    );
+    return result;
   }
 
   private abortResult(match: MatchRecord, why: string): MatchResult {

@@ -18,6 +18,7 @@ export function newBotFields(bot: NewBot): string[] {
     wins: '0',
     losses: '0',
     draws: '0',
+    acceptsChallenges: bot.acceptsChallenges ? '1' : '0',
   };
   if (bot.description !== null) fields.description = bot.description;
   if (bot.url !== null) fields.url = bot.url;
@@ -46,7 +47,12 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
     paused:
       hash.pausedReason === undefined
         ? null
-        : { reason: hash.pausedReason, since: Number(hash.pausedAt ?? 0) },
+        : {
+            reason: hash.pausedReason,
+            since: Number(hash.pausedAt ?? 0),
+            detail: hash.pausedDetail ?? null,
+          },
+    acceptsChallenges: hash.acceptsChallenges !== '0',
   };
 }
 

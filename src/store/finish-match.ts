@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
+import { publicFaultText, resultAsSeenBy } from '../faults.ts';
 import { decodeBot, decodeMatch } from './codec.ts';
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
 import type { StoreKeys } from './keys.ts';
 import { readHashes } from './read.ts';
 import type { MatchRatings, MatchResult, MatchStatus, RatingHistoryEntry, RatingRule } from './records.ts';
+import { challengerOf } from './store.ts';
 
 export interface FinishRequest {
   readonly matchId: string;
@@ -15,13 +17,14 @@ export interface FinishRequest {
   readonly pauseAfterFaults: number;
 }
 
-const FAULTS = new Set(['timeout', 'bot-error', 'invalid-response', 'illegal-move']);
-
 const scoreOf = (result: MatchResult, color: 'black' | 'white'): 0 | 0.5 | 1 =>
   result.winner === null ? 0.5 : result.winner === color ? 1 : 0;
 
 /** The bot fields a finish reads: a change to any of them by another writer means reading again. */
 const GUARDED_BOT_FIELDS = ['rating', 'ratedGames', 'consecutiveFaults', 'status', 'url', 'pausedReason'];
+
+/** Results that change no rating and count no game: an abort, and a side that never showed up. */
+const UNRATED_REASONS = new Set<MatchResult['reason']>(['aborted', 'no-show']);
 
 /**
  * Ends a match exactly once, in one optimistic transaction: read the match and both bots, compute
@@ -48,7 +51,7 @@ export async function finishMatchOnce(
     if (match === null || match.status === 'finished' || match.status === 'aborted') return false;
     const aborted = result.reason === 'aborted';
     const status: MatchStatus = aborted ? 'aborted' : 'finished';
-    const rated = match.rated && !aborted;
+    const rated = match.rated && !UNRATED_REASONS.has(result.reason);
     const ids = { black: match.black.id, white: match.white.id };
     const botHashes = await readHashes(redis, [keys.bot(ids.black), keys.bot(ids.white)]);
     const [black, white] = botHashes.map(decodeBot);
@@ -84,8 +87,7 @@ export async function finishMatchOnce(
     if (!aborted) {
       for (const bot of [black, white]) {
         if (!bot) continue;
-        const faulted =
-          FAULTS.has(result.reason) && result.fault?.player === (bot.id === ids.black ? 'black' : 'white');
+        const faulted = result.fault?.player === (bot.id === ids.black ? 'black' : 'white');
         if (!faulted) {
           tx.write('HSET', keys.bot(bot.id), 'consecutiveFaults', '0');
           continue;
@@ -96,10 +98,22 @@ export async function finishMatchOnce(
           request.pauseAfterFaults > 0 &&
           streak >= request.pauseAfterFaults &&
           bot.url !== null &&
-          bot.paused === null
+          bot.paused === null &&
+          result.fault !== undefined
         ) {
-          const reason = `its last ${streak} matches ended by its faults (last: ${result.reason}: ${result.fault?.message ?? ''})`;
-          tx.write('HSET', keys.bot(bot.id), 'pausedReason', reason.slice(0, 300), 'pausedAt', String(now));
+          // The reason is public: it names the fault by its generic text; the detail is the owner's.
+          const last = publicFaultText(result.fault, result.fault.reason ?? result.reason);
+          const reason = `its last ${streak} matches ended by its faults (last: ${last})`;
+          tx.write(
+            'HSET',
+            keys.bot(bot.id),
+            'pausedReason',
+            reason.slice(0, 300),
+            'pausedAt',
+            String(now),
+            'pausedDetail',
+            result.fault.message.slice(0, 500),
+          );
         }
       }
     }
@@ -121,10 +135,25 @@ export async function finishMatchOnce(
     ] as const) {
       tx.write('ZREM', all, matchId).write('ZADD', botKey, 0, matchId);
     }
-    // The players hear of the end in the same transaction: exactly one matchFinished each.
-    const event = JSON.stringify({ matchId, status, result });
-    for (const id of [ids.black, ids.white]) {
-      tx.write('XADD', keys.botEvents(id), 'MAXLEN', '~', 1000, '*', 'type', 'matchFinished', 'data', event);
+    const challenger = challengerOf(match);
+    if (challenger !== null) tx.write('ZREM', keys.botChallenges(challenger), matchId);
+    // The players hear of the end in the same transaction: exactly one matchFinished each. Only
+    // the bot at fault sees its fault in full; its opponent gets the public text.
+    for (const color of ['black', 'white'] as const) {
+      const seen = resultAsSeenBy(result, { color });
+      const event = JSON.stringify({ matchId, status, result: seen });
+      tx.write(
+        'XADD',
+        keys.botEvents(ids[color]),
+        'MAXLEN',
+        '~',
+        1000,
+        '*',
+        'type',
+        'matchFinished',
+        'data',
+        event,
+      );
     }
     if (await tx.run(guardedWrites)) return true;
   }

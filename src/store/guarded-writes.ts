@@ -20,7 +20,13 @@ export class GuardedWrites {
 
   /** `field` of the hash at `key` must still be `value` (`undefined`: must not exist). */
   guard(key: string, field: string, value: string | undefined): this {
-    this.#guards.push(this.#keyIndex(key), field, value ?? '\0');
+    this.#guards.push('hash', this.#keyIndex(key), field, value ?? '\0');
+    return this;
+  }
+
+  /** The sorted set at `key` must hold fewer than `count` members (a cap on what it counts). */
+  guardFewer(key: string, count: number): this {
+    this.#guards.push('fewer', this.#keyIndex(key), count, '');
     return this;
   }
 
@@ -32,10 +38,20 @@ export class GuardedWrites {
 
   /** Sends the call: true when written, false when a guard failed. */
   async run(script: GuardedWritesScript): Promise<boolean> {
-    const guardCount = this.#guards.length / 3;
-    return (
-      (await script(this.#keys.length, ...this.#keys, guardCount, ...this.#guards, ...this.#writes)) === 1
+    return (await this.attempt(script)) === null;
+  }
+
+  /** Sends the call: `null` when written, else the index (from 0) of the first guard that failed. */
+  async attempt(script: GuardedWritesScript): Promise<number | null> {
+    const guardCount = this.#guards.length / 4;
+    const reply = await script(
+      this.#keys.length,
+      ...this.#keys,
+      guardCount,
+      ...this.#guards,
+      ...this.#writes,
     );
+    return reply === 1 ? null : -reply - 1;
   }
 
   #keyIndex(key: string): number {

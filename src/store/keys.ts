@@ -36,6 +36,10 @@ export function storeKeys(prefix: string) {
     idempotency: (matchId: string, key: string) => `${p}match:${matchId}:idem:${key}`,
     /** Stream of a bot's events (matchStarted, yourTurn, matchFinished); ids are the SSE event ids. */
     botEvents: (botId: string) => `${p}bot:${botId}:events`,
+    /** Sorted set of the challenges (matches created with its token) a bot has queued or running. */
+    botChallenges: (botId: string) => `${p}bot:${botId}:challenges`,
+    /** Sorted set of a bot's open event streams and long polls, scored by when each lease expires. */
+    botStreams: (botId: string) => `${p}bot:${botId}:streams`,
     /** Present while a bot listens to its event stream. */
     botOnline: (botId: string) => `${p}bot:${botId}:online`,
     moves: (id: string) => `${p}match:${id}:moves`,

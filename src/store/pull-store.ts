@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
+import { ChannelWakeups } from './channel-wakeups.ts';
 import { type StoreKeys, storeKeys } from './keys.ts';
 import { type Script, script } from './script.ts';
-import { SUBMIT_ACTION } from './scripts.ts';
+import { HOLD_STREAM, SUBMIT_ACTION } from './scripts.ts';
 
 export interface OpenTurn {
   readonly matchId: string;
@@ -31,9 +32,11 @@ const TTL_SECONDS = 24 * 3600;
 const EVENTS_KEPT = 1000;
 
 /**
- * The pull protocol's storage: the open turn of a pull bot, the actions it posts (a list the worker
- * blocks on, so no one polls), and each bot's event stream (a Redis stream whose entry ids are the
- * SSE event ids, so a reconnecting client resumes exactly where it left off).
+ * The pull protocol's storage: the open turn of a pull bot, the actions it posts (announced on the
+ * match's channel, which the worker's one subscriber connection listens to, so no one polls and no
+ * turn costs a connection), each bot's event stream (a Redis stream whose entry ids are the SSE
+ * event ids, so a reconnecting client resumes exactly where it left off), and the leases that cap
+ * a bot's open streams and long polls.
  */
 export class PullStore {
   readonly keys: StoreKeys;
@@ -44,9 +47,25 @@ export class PullStore {
   ) {
     this.keys = storeKeys(prefix);
     this.submit = script<string>(redis, SUBMIT_ACTION, 3);
+    this.holdStreamScript = script(redis, HOLD_STREAM, 1);
+    this.wakeups = new ChannelWakeups(() =>
+      redis.duplicate({
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+        commandTimeout: undefined,
+        connectionName: 'reversi-arena-actions',
+      }),
+    );
   }
 
   private readonly submit: Script<string>;
+  private readonly holdStreamScript: Script;
+  private readonly wakeups: ChannelWakeups;
+
+  /** Closes the subscriber connection, if waiting ever opened it. */
+  close(): Promise<void> {
+    return this.wakeups.close();
+  }
 
   async openTurn(turn: OpenTurn, event: string): Promise<void> {
     const key = this.keys.turn(turn.matchId);
@@ -116,8 +135,9 @@ export class PullStore {
   }
 
   /**
-   * Blocks until the action for `ply` arrives or `timeoutMs` passes (`null`). It takes a connection of
-   * its own, since a blocking read holds its connection; an aborted `signal` drops the connection.
+   * Waits until the action for `ply` is recorded or `timeoutMs` passes (`null`), or `signal` aborts
+   * (`null`). It listens on the match's channel through the shared subscriber and reads the
+   * recorded answer whenever woken, once before waiting and once more at the deadline.
    */
   async awaitAction(
     matchId: string,
@@ -125,31 +145,48 @@ export class PullStore {
     timeoutMs: number,
     signal: AbortSignal,
   ): Promise<PulledAction | null> {
-    const connection = this.redis.duplicate({
-      lazyConnect: true,
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-      commandTimeout: undefined,
-    });
-    connection.on('error', () => {});
-    const abort = () => connection.disconnect();
-    signal.addEventListener('abort', abort, { once: true });
     const deadline = performance.now() + timeoutMs;
+    let woken = false;
+    let resume: (() => void) | null = null;
+    const stop = await this.wakeups.listen(this.keys.actions(matchId), () => {
+      woken = true;
+      resume?.();
+    });
     try {
-      await connection.connect();
       for (;;) {
+        woken = false;
+        const recorded = await this.redis.get(this.keys.answer(matchId, ply));
+        if (recorded !== null) return JSON.parse(recorded) as PulledAction;
         const left = deadline - performance.now();
         if (left <= 0 || signal.aborted) return null;
-        const popped = await connection.blpop(this.keys.actions(matchId), Math.max(0.001, left / 1000));
-        if (popped === null) return null;
-        const action = JSON.parse(popped[1]) as PulledAction;
-        // An action left over from an earlier ply (a worker that died mid-turn) is skipped.
-        if (action.ply === ply) return action;
+        if (woken) continue;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resume = null;
+            resolve();
+          };
+          const timer = setTimeout(done, left);
+          signal.addEventListener('abort', done, { once: true });
+          resume = done;
+        });
       }
     } finally {
-      signal.removeEventListener('abort', abort);
-      connection.disconnect();
+      stop();
     }
+  }
+
+  /**
+   * Takes (or renews) the lease `leaseId` on one of the at most `max` streams and long polls a bot
+   * may hold at once, for `ttlMs`. False when the bot holds `max` others already.
+   */
+  async holdStream(botId: string, leaseId: string, ttlMs: number, max: number): Promise<boolean> {
+    return (await this.holdStreamScript(this.keys.botStreams(botId), leaseId, ttlMs, max)) === 1;
+  }
+
+  async releaseStream(botId: string, leaseId: string): Promise<void> {
+    await this.redis.zrem(this.keys.botStreams(botId), leaseId);
   }
 
   async appendEvent(botId: string, type: BotEventType, data: string): Promise<void> {

@@ -2,6 +2,8 @@
  * What the store keeps. These are storage shapes, not wire shapes: src/http maps them to the
  * documents of openapi.yaml. Times are epoch milliseconds.
  */
+import type { FaultDetails } from '../faults.ts';
+
 export type Color = 'black' | 'white';
 export type BotStatus = 'active' | 'retired';
 export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
@@ -11,6 +13,7 @@ export type ResultReason =
   | 'bot-error'
   | 'invalid-response'
   | 'illegal-move'
+  | 'no-show'
   | 'aborted';
 
 export interface BotRecord {
@@ -33,7 +36,15 @@ export interface BotRecord {
   /** Matches in a row that ended by this bot's fault (timeout, error, bad answer). */
   readonly consecutiveFaults: number;
   /** Set when matchmaking stopped pairing the bot for its faults; cleared by any change to the bot. */
-  readonly paused: { readonly reason: string; readonly since: number } | null;
+  readonly paused: {
+    /** Public: names the last fault by its generic text only. */
+    readonly reason: string;
+    readonly since: number;
+    /** Private: the last fault's full message, for the bot's owner. */
+    readonly detail: string | null;
+  } | null;
+  /** Whether other bots may challenge this one (create unrated matches against it with their tokens). */
+  readonly acceptsChallenges: boolean;
 }
 
 export interface NewBot {
@@ -45,6 +56,7 @@ export interface NewBot {
   readonly webhookSecret: string | null;
   readonly createdAt: number;
   readonly rating: number;
+  readonly acceptsChallenges: boolean;
 }
 
 export interface BotChanges {
@@ -53,6 +65,7 @@ export interface BotChanges {
   readonly url?: string | null;
   /** Set when the bot becomes a push bot; cleared when it becomes a pull bot. */
   readonly webhookSecret?: string | null;
+  readonly acceptsChallenges?: boolean;
   /** Clears a matchmaking pause and the fault streak. */
   readonly resume?: boolean;
 }
@@ -70,13 +83,8 @@ export interface PlayerRef {
   readonly name: string;
 }
 
-export interface Fault {
-  readonly player: Color;
-  readonly message: string;
-  readonly status?: number;
-  readonly latencyMs?: number;
-  readonly body?: string;
-}
+/** A bot's fault as recorded: the full details; see src/faults.ts for what the public sees. */
+export type Fault = FaultDetails;
 
 export interface MatchResult {
   readonly winner: Color | null;

@@ -46,7 +46,14 @@ import {
   START_MATCH,
   UPDATE_BOT,
 } from './scripts.ts';
-import type { ArenaStore, BotQuery, MatchQuery, MoveRun } from './store.ts';
+import {
+  type ArenaStore,
+  type BotQuery,
+  challengerOf,
+  type MatchQuery,
+  type MoveRun,
+  type NewMatchOptions,
+} from './store.ts';
 
 interface AppendedMove {
   readonly id: string;
@@ -164,7 +171,11 @@ export class RedisStore implements ArenaStore {
     set('description', changes.description);
     set('url', changes.url);
     set('webhookSecret', changes.webhookSecret);
-    if (changes.resume) fields.push('pausedReason', '\0', 'pausedAt', '\0', 'consecutiveFaults', '0');
+    if (changes.acceptsChallenges !== undefined)
+      set('acceptsChallenges', changes.acceptsChallenges ? '1' : '0');
+    if (changes.resume) {
+      fields.push('pausedReason', '\0', 'pausedAt', '\0', 'pausedDetail', '\0', 'consecutiveFaults', '0');
+    }
     const k = this.keys;
     const outcome = await this.scripts.updateBot(
       k.bot(id),
@@ -214,14 +225,23 @@ export class RedisStore implements ArenaStore {
     };
   }
 
-  async createMatch(match: MatchRecord): Promise<void> {
+  async createMatch(
+    match: MatchRecord,
+    options: NewMatchOptions = {},
+  ): Promise<'created' | 'too-many-active'> {
     const k = this.keys;
     // Guarded on the match not existing: a call the client resends after a dropped connection
-    // must not reset a match a worker has started meanwhile. Ids are unique, so a failed guard
-    // only ever means that resend, and the match exists.
-    const tx = new GuardedWrites()
-      .guard(k.match(match.id), 'id', undefined)
-      .write('HSET', k.match(match.id), ...Object.entries(matchFields(match)).flat());
+    // must not reset a match a worker has started meanwhile. Ids are unique, so a failed first
+    // guard only ever means that resend, and the match exists.
+    const tx = new GuardedWrites().guard(k.match(match.id), 'id', undefined);
+    const challenger = challengerOf(match);
+    if (challenger !== null) {
+      if (options.maxActiveChallenges !== undefined) {
+        tx.guardFewer(k.botChallenges(challenger), options.maxActiveChallenges);
+      }
+      tx.write('ZADD', k.botChallenges(challenger), 0, match.id);
+    }
+    tx.write('HSET', k.match(match.id), ...Object.entries(matchFields(match)).flat());
     for (const key of [
       k.matches(),
       k.matches(match.status),
@@ -232,7 +252,8 @@ export class RedisStore implements ArenaStore {
     ]) {
       tx.write('ZADD', key, 0, match.id);
     }
-    await tx.run(this.scripts.guardedWrites);
+    const failed = await tx.attempt(this.scripts.guardedWrites);
+    return failed === 1 ? 'too-many-active' : 'created';
   }
 
   async getMatch(id: string): Promise<MatchRecord | null> {

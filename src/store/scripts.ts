@@ -119,18 +119,38 @@ return results
 `;
 
 /**
- * KEYS: answer, actions, idempotency (or '' for none). ARGV: action JSON, ttl seconds.
- * Records the action for its ply once. Returns 'accepted' for the first post, else the JSON of the
- * action already recorded for that ply (the caller compares, to tell a retry from a conflict).
+ * KEYS: answer, actions channel, idempotency (or '' for none). ARGV: action JSON, ttl seconds.
+ * Records the action for its ply once and announces it on the match's channel, where the worker
+ * waiting for it listens (one subscription per worker process, not a connection per turn).
+ * Returns 'accepted' for the first post, else the JSON of the action already recorded for that ply
+ * (the caller compares, to tell a retry from a conflict).
  */
 export const SUBMIT_ACTION = `
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-redis.call('RPUSH', KEYS[2], ARGV[1])
-redis.call('EXPIRE', KEYS[2], ARGV[2])
 if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
+redis.call('PUBLISH', KEYS[2], ARGV[1])
 return 'accepted'
+`;
+
+/**
+ * KEYS: a bot's stream leases. ARGV: lease id, ttl ms, most leases. Takes or renews a lease on one
+ * of a bot's few event streams and long polls, after dropping the expired ones (a process that
+ * died without releasing its leases frees them this way). Returns 1 when held, 0 when the bot
+ * already holds the most it may.
+ */
+export const HOLD_STREAM = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1
 `;
 
 /**
@@ -138,19 +158,26 @@ return 'accepted'
  * the commands a dropped connection left unanswered, and a WATCH does not survive the reconnect,
  * so a resent EXEC would apply a second time. Here the check and the writes are one script: a
  * resent call finds its guards broken by its own first run and writes nothing.
- * KEYS: every key the guards and writes name. ARGV: the guard count, then per guard its key's
- * index, a hash field and the value it must hold ('\0': no such field); then per write the count
- * of what follows, the command, its key's index and its arguments.
- * Returns 1 when the writes were made, 0 when a guard failed (nothing written).
+ * KEYS: every key the guards and writes name. ARGV: the guard count, then per guard its kind, its
+ * key's index and two values: `hash` guards a hash field and the value it must hold ('\0': no
+ * such field); `fewer` guards that a sorted set holds fewer members than a count (the second value
+ * is unused). Then per write the count of what follows, the command, its key's index and its
+ * arguments.
+ * Returns 1 when the writes were made, -i when guard i (from 1) failed (nothing written).
  */
 export const GUARDED_WRITES = `
 local a = 2
-for _ = 1, tonumber(ARGV[1]) do
-  local value = redis.call('HGET', KEYS[tonumber(ARGV[a])], ARGV[a + 1])
-  if ARGV[a + 2] == '\\0' then
-    if value then return 0 end
-  elseif value ~= ARGV[a + 2] then return 0 end
-  a = a + 3
+for i = 1, tonumber(ARGV[1]) do
+  local key = KEYS[tonumber(ARGV[a + 1])]
+  if ARGV[a] == 'fewer' then
+    if redis.call('ZCARD', key) >= tonumber(ARGV[a + 2]) then return -i end
+  else
+    local value = redis.call('HGET', key, ARGV[a + 2])
+    if ARGV[a + 3] == '\\0' then
+      if value then return -i end
+    elseif value ~= ARGV[a + 3] then return -i end
+  end
+  a = a + 4
 end
 while a <= #ARGV do
   local count = tonumber(ARGV[a])

@@ -27,6 +27,15 @@ export interface MatchQuery {
   readonly cursor?: string;
 }
 
+export interface NewMatchOptions {
+  readonly maxActiveChallenges?: number;
+}
+
+/** The bot that created a match with its token (a challenge), or null for the arena's own. */
+export function challengerOf(match: Pick<MatchRecord, 'createdBy'>): string | null {
+  return match.createdBy.startsWith('bot_') ? match.createdBy : null;
+}
+
 export interface LeaderboardRow {
   readonly rank: number;
   readonly bot: BotRecord;
@@ -60,7 +69,12 @@ export interface ArenaStore {
   retireBot(id: string): Promise<void>;
   listBots(query: BotQuery): Promise<Page<BotRecord>>;
 
-  createMatch(match: MatchRecord): Promise<void>;
+  /**
+   * Stores a new queued match. A challenge (a match created by a bot) counts against its
+   * creator until it ends; with `maxActiveChallenges` it is stored only while the creator has
+   * fewer challenges queued or running than that, atomically (else `too-many-active`).
+   */
+  createMatch(match: MatchRecord, options?: NewMatchOptions): Promise<'created' | 'too-many-active'>;
   getMatch(id: string): Promise<MatchRecord | null>;
   getMoves(id: string): Promise<MoveRecord[]>;
   listMatches(query: MatchQuery): Promise<Page<MatchRecord>>;

@@ -28,7 +28,7 @@ describe('POST /v1/matches', () => {
         black: { id: black.id, name: 'black-bot' },
         white: { id: white.id, name: 'white-bot' },
         status: 'queued',
-        rated: true,
+        rated: false,
         moves: [],
         result: null,
         rules: {

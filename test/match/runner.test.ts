@@ -28,7 +28,8 @@ let h: Harness;
 let arena: ReturnType<typeof runnerFor>;
 const bots: LoopbackBot[] = [];
 beforeAll(async () => {
-  h = await createHarness();
+  // Generous limits: a loaded CI machine must not turn a legal bot into a timeout.
+  h = await createHarness({ RATED_TIME_LIMIT_MS: '5000', RATED_OVERAGE_MS: '0' });
   arena = runnerFor(h);
 });
 afterAll(async () => {
@@ -43,9 +44,13 @@ async function botWith(name: string, behaviour: Behaviour) {
   return { ...(await registerBot(h, { name, url: server.url })), server };
 }
 
-async function playMatch(black: string, white: string, rules: Record<string, unknown> = {}) {
-  // Generous limits: a loaded CI machine must not turn a legal bot into a timeout.
-  const id = await createMatch(h, black, white, { rules: { timeLimitMs: 5000, overageMs: 0, ...rules } });
+async function playMatch(black: string, white: string, rules: Record<string, unknown> | 'rated' = {}) {
+  const id = await createMatch(
+    h,
+    black,
+    white,
+    rules === 'rated' ? { rated: true } : { rules: { timeLimitMs: 5000, overageMs: 0, ...rules } },
+  );
   const end = await arena.runner.play(id, new AbortController().signal);
   const res = await request(h.app).get(`/v1/matches/${id}`);
   return { id, end, match: res.body };
@@ -80,7 +85,7 @@ describe('a match between two bots that play legal moves', () => {
   it('is played to the end, every ply recorded, the result and ratings stored once', async () => {
     const a = await botWith('legal-a', firstLegal);
     const b = await botWith('legal-b', firstLegal);
-    const { id, end, match } = await playMatch(a.id, b.id);
+    const { id, end, match } = await playMatch(a.id, b.id, 'rated');
     expect(end).toBe('finished');
     expect(match.status).toBe('finished');
     expect(match.moves.map((m: { ply: number }) => m.ply)).toEqual(
@@ -184,20 +189,36 @@ describe('a bot at fault', () => {
     ],
   ];
 
+  /** Plays its first move legally, then behaves as `behaviour`. */
+  const afterOneMove =
+    (behaviour: Behaviour): Behaviour =>
+    (seen, res, req) => {
+      const ply = (JSON.parse(seen.body) as { ply: number }).ply;
+      (ply === 1 ? firstLegal : behaviour)(seen, res, req);
+    };
+
   describe.each(cases)('that %s', (name, behaviour, reason) => {
-    it(`loses by ${reason}`, async () => {
-      const slug = name.replace(/[^a-z0-9]+/g, '-').slice(0, 20);
+    const slug = name.replace(/[^a-z0-9]+/g, '-').slice(0, 16);
+    // Only the sleeper needs a short limit; the others fault at once.
+    const rules = reason === 'timeout' ? { timeLimitMs: 200 } : {};
+
+    it(`loses by ${reason} once it has moved`, async () => {
       const good = await botWith(`good-${slug}`, firstLegal);
-      const bad = await botWith(`bad-${slug}`, behaviour);
-      // White moves first, so the faulty bot as white faults on ply 1.
-      // Only the sleeper needs a short limit; the others fault at once.
-      const { match } = await playMatch(good.id, bad.id, reason === 'timeout' ? { timeLimitMs: 200 } : {});
+      const bad = await botWith(`bad-${slug}`, afterOneMove(behaviour));
+      // White moves first: the faulty bot as white plays ply 1 and faults on ply 3.
+      const { match } = await playMatch(good.id, bad.id, rules);
       expect(match.status).toBe('finished');
-      expect(match.result.reason).toBe(reason);
-      expect(match.result.winner).toBe('black');
-      expect(match.result.fault.player).toBe('white');
+      expect(match.result).toMatchObject({ reason, winner: 'black', fault: { player: 'white', reason } });
+      expect(match.moves).toHaveLength(2);
+    });
+
+    it(`is a no-show, without a winner, when it faults before its first move`, async () => {
+      const good = await botWith(`ok-${slug}`, firstLegal);
+      const bad = await botWith(`absent-${slug}`, behaviour);
+      const { match } = await playMatch(good.id, bad.id, rules);
+      expect(match.status).toBe('finished');
+      expect(match.result).toMatchObject({ reason: 'no-show', winner: null, fault: { player: 'white', reason } });
       expect(match.moves).toEqual([]);
-      expect(match.ratings.white.after).toBeLessThan(1500);
     });
   });
 });

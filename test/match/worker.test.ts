@@ -58,7 +58,7 @@ describe('a worker process', { timeout: 90_000 }, () => {
   describe('killed mid-match with SIGKILL', () => {
     it('leaves the match to another worker, which finishes it exactly once', async () => {
       const { a, b } = await pair('killed', 25);
-      const id = await createMatch(h, a.id, b.id);
+      const id = await createMatch(h, a.id, b.id, { rated: true });
       const first = spawnWorker(h);
       await until(async () => (await getMatch(id)).moveCount >= 6, 'some moves', 30_000);
       first.kill('SIGKILL');

@@ -86,9 +86,22 @@ describe('a match between a pull bot and a push bot', () => {
   });
 });
 
-describe('a pull bot that never answers', () => {
-  it('loses on time', async () => {
+describe('a pull bot that stops answering', () => {
+  it('is a no-show, without a winner, when it never made a move', async () => {
     const { id, played } = await pullVersusPush('silent', { timeLimitMs: 150 });
+    expect(await played).toBe('finished');
+    const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
+    expect(match.result).toMatchObject({
+      reason: 'no-show',
+      winner: null,
+      fault: { player: 'white', reason: 'timeout' },
+    });
+  });
+
+  it('loses on time once it has made a move', async () => {
+    const { puller, id, played } = await pullVersusPush('silent-later', { timeLimitMs: 2000 });
+    const turn = await awaitTurn(id, puller);
+    expect((await act(id, puller.token, { action: turn.legalMoves[0], ply: turn.ply })).status).toBe(200);
     expect(await played).toBe('finished');
     const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
     expect(match.result).toMatchObject({ reason: 'timeout', winner: 'black', fault: { player: 'white' } });

@@ -33,7 +33,7 @@ describe('rated matches finishing concurrently on several worker processes', { t
     for (let i = 0; i < MATCHES; i++) {
       const black = bots[i % 6]!;
       const white = bots[(i * 5 + 1) % 6 === i % 6 ? (i + 1) % 6 : (i * 5 + 1) % 6]!;
-      ids.push(await createMatch(h, black.id, white.id));
+      ids.push(await createMatch(h, black.id, white.id, { rated: true }));
     }
     const env = { ELO_K_PROVISIONAL: '20', ELO_K: '20', WORKER_CONCURRENCY: '4' };
     const workers = [spawnWorker(h, env), spawnWorker(h, env), spawnWorker(h, env)];

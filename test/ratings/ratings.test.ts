@@ -12,7 +12,12 @@ let legal: LoopbackBot;
 let broken: LoopbackBot;
 let sched: Awaited<ReturnType<typeof schedulerFor>>;
 beforeAll(async () => {
-  h = await createHarness({ MATCHMAKING_PAUSE_AFTER_FAULTS: '3', MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1' });
+  h = await createHarness({
+    MATCHMAKING_PAUSE_AFTER_FAULTS: '3',
+    MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1',
+    RATED_TIME_LIMIT_MS: '5000',
+    RATED_OVERAGE_MS: '0',
+  });
   arena = runnerFor(h);
   sched = await schedulerFor(h);
   legal = await startLoopbackBot(playsFirstLegal());
@@ -26,7 +31,12 @@ afterAll(async () => {
 });
 
 async function play(black: RegisteredBot, white: RegisteredBot, rated = true) {
-  const id = await createMatch(h, black.id, white.id, { rules: { timeLimitMs: 5000, overageMs: 0 }, rated });
+  const id = await createMatch(
+    h,
+    black.id,
+    white.id,
+    rated ? { rated } : { rules: { timeLimitMs: 5000, overageMs: 0 } },
+  );
   await arena.runner.play(id, new AbortController().signal);
   return (await request(h.app).get(`/v1/matches/${id}`)).body;
 }
@@ -87,10 +97,14 @@ describe('a push bot whose matches keep ending by its faults', () => {
     const bad = await registerBot(h, { name: 'pause-bad', url: broken.url });
     for (let i = 0; i < 3; i++) {
       const match = await play(good, bad);
-      expect(match.result.reason).toBe('bot-error');
+      // It never made a move: no-shows, which count as faults but change no rating.
+      expect(match.result).toMatchObject({ reason: 'no-show', fault: { reason: 'bot-error' } });
+      expect(match.ratings).toBeNull();
     }
     const paused = (await request(h.app).get(`/v1/bots/${bad.id}`)).body;
     expect(paused.paused.reason).toMatch(/last 3 matches ended by its faults/);
+    expect(paused.rating).toBe(1500);
+    expect(paused.games).toBe(0);
     expect((await request(h.app).get(`/v1/bots/${good.id}`)).body.paused).toBeNull();
 
     const created = await sched.scheduler.matchmake();

@@ -34,6 +34,9 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
     OPENAPI_VALIDATE_RESPONSES: 'true',
     LOG_LEVEL: 'error',
+    // Tests register many bots from one address and pair bots by hand; fair-play tests set their own.
+    RATE_LIMIT_REGISTRATIONS_PER_HOUR: '100000',
+    MATCHMAKING_ENABLED: 'false',
     ...env,
   });
   const api = await startApi(config, pino({ level: config.logLevel }), () => false);

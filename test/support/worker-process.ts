@@ -15,6 +15,7 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
       ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
       WORKER_LOCK_MS: '2000',
       WORKER_CONCURRENCY: '2',
+      MATCHMAKING_ENABLED: 'false',
       LOG_LEVEL: 'warn',
       ...env,
     },

@@ -60,6 +60,8 @@ export function outcome(match, toMove) {
   const nodes = [];
   if (result.reason === 'aborted') {
     nodes.push(el('p', {}, el('strong', {}, 'Aborted. '), 'The arena stopped the match; no winner.'));
+  } else if (result.reason === 'no-show') {
+    nodes.push(el('p', {}, el('strong', {}, 'No-show. '), 'No winner; no rating changed.'));
   } else if (result.winner === null) {
     nodes.push(el('p', {}, el('strong', {}, `Draw, ${score}`), ' (black–white).'));
   } else {

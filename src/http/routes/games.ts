@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { defaultRules } from '../../arena/matches.ts';
+import { defaultRules, ratedRules } from '../../arena/matches.ts';
 import type { Config } from '../../config.ts';
 import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game-description.ts';
 import type { components } from '../openapi-types.ts';
@@ -19,6 +19,7 @@ export function gamesRouter(spec: OpenApiSpec, limits: Config['limits']): Router
     rules: [...GAME_RULES],
     notation: { ...GAME_NOTATION },
     defaultRules: defaultRules(limits),
+    ratedRules: ratedRules(limits),
     limits: { timeLimitMs: { ...limits.timeLimitMs }, overageMs: { ...limits.overageMs } },
     stateSchema: standaloneSchema(spec, 'BotState'),
     actionSchema: standaloneSchema(spec, 'BotAction'),

@@ -17,19 +17,26 @@ export function matchesRouter(matches: MatchService, present: Presenter): Router
       limit: query.limit,
       cursor: query.cursor,
     });
-    res.json({ items: page.items.map((match) => present.matchSummary(match)), nextCursor: page.nextCursor });
+    const viewer = principalOf(res);
+    res.json({
+      items: page.items.map((match) => present.matchSummary(match, viewer)),
+      nextCursor: page.nextCursor,
+    });
   });
 
   router.post('/v1/matches', async (req, res) => {
     const body = parse(createMatchBody, req.body, 'body');
     const match = await matches.create(principalOf(res), body);
-    res.status(202).location(`/v1/matches/${match.id}`).json(present.match(match, []));
+    res
+      .status(202)
+      .location(`/v1/matches/${match.id}`)
+      .json(present.match(match, [], principalOf(res)));
   });
 
   router.get('/v1/matches/:matchId', async (req, res) => {
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const { match, moves } = await matches.get(matchId);
-    res.json(present.match(match, moves));
+    res.json(present.match(match, moves, principalOf(res)));
   });
 
   return router;

@@ -1,7 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { requirePrincipal } from '../../arena/principal.ts';
-import { botEvents, type PullService } from '../../arena/pull.ts';
+import { botEvents, LEASE_MARGIN_MS, type PullService } from '../../arena/pull.ts';
 import { PermissionError } from '../../errors.ts';
 import type { PullStore } from '../../store/pull-store.ts';
 import type { ArenaStore } from '../../store/store.ts';
@@ -69,7 +69,7 @@ export function pullRouter(deps: PullRouterDeps): Router {
       cursor: query.cursor,
     });
     res.json({
-      items: page.items.map((match) => deps.present.matchSummary(match)),
+      items: page.items.map((match) => deps.present.matchSummary(match, principalOf(res))),
       nextCursor: page.nextCursor,
     });
   });
@@ -77,11 +77,19 @@ export function pullRouter(deps: PullRouterDeps): Router {
   router.get('/v1/bots/me/events', async (req, res) => {
     const botId = botIdOf(res);
     const lastEventId = parse(lastEventIdHeader, req.get('last-event-id'), 'headers');
+    // Each turn of the loop below waits at most keepAliveMs, then renews the lease.
+    const lease = await deps.service.holdStream(botId, deps.keepAliveMs * 2 + LEASE_MARGIN_MS);
     // Where to start is fixed before the client sees the stream open, so no event falls in between.
-    const start = {
-      after: lastEventId ?? (await deps.pull.lastEventId(botId)),
-      snapshot: lastEventId === undefined,
-    };
+    let start: { after: string; snapshot: boolean };
+    try {
+      start = {
+        after: lastEventId ?? (await deps.pull.lastEventId(botId)),
+        snapshot: lastEventId === undefined,
+      };
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -90,7 +98,7 @@ export function pullRouter(deps: PullRouterDeps): Router {
     });
     res.write('retry: 2000\n\n');
     const closed = closedSignal(req, res);
-    for await (const item of botEvents(deps.service, deps, botId, start, closed, deps.keepAliveMs)) {
+    for await (const item of botEvents(deps.service, deps, botId, start, closed, deps.keepAliveMs, lease)) {
       if (item === 'keep-alive') res.write(': keep-alive\n\n');
       else res.write(`${item.id ? `id: ${item.id}\n` : ''}event: ${item.type}\ndata: ${item.data}\n\n`);
     }
