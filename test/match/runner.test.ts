@@ -217,7 +217,11 @@ describe('a bot at fault', () => {
       const bad = await botWith(`absent-${slug}`, behaviour);
       const { match } = await playMatch(good.id, bad.id, rules);
       expect(match.status).toBe('finished');
-      expect(match.result).toMatchObject({ reason: 'no-show', winner: null, fault: { player: 'white', reason } });
+      expect(match.result).toMatchObject({
+        reason: 'no-show',
+        winner: null,
+        fault: { player: 'white', reason },
+      });
       expect(match.moves).toEqual([]);
     });
   });

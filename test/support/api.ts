@@ -15,7 +15,7 @@ export interface RegisteredBot {
 /** Registers a bot through the API and returns its id and secrets. */
 export async function registerBot(
   h: Harness,
-  body: { name: string; url?: string; description?: string },
+  body: { name: string; url?: string; description?: string; acceptsChallenges?: boolean },
 ): Promise<RegisteredBot> {
   const res = await request(h.app).post('/v1/bots').send(body);
   if (res.status !== 201)

@@ -1,0 +1,123 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, registerBot } from '../support/api.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { openSse, type SseConnection } from '../support/sse.ts';
+
+describe('event streams and long polls', () => {
+  let h: Harness;
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    h = await createHarness({ MAX_STREAMS_PER_BOT: '3', SSE_KEEPALIVE_MS: '200' });
+    server = h.app.listen(0, '127.0.0.1');
+    await new Promise((done) => server.once('listening', done));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+    await h.close();
+  });
+
+  const events = (token: string) => fetch(`${base}/v1/bots/me/events`, { headers: bearer(token) });
+
+  it('are capped per bot: past the cap a stream or a long poll answers 429 streams/too-many', async () => {
+    const greedy = await registerBot(h, { name: 'stream-hog' });
+    const other = await registerBot(h, { name: 'stream-neighbour' });
+    const held: SseConnection[] = [];
+    for (let i = 0; i < 3; i++) held.push(await openSse(`${base}/v1/bots/me/events`, bearer(greedy.token)));
+
+    const refused = await events(greedy.token);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect(((await refused.json()) as { code: string }).code).toBe('streams/too-many');
+
+    // A long poll that would wait counts too; one that answers at once holds nothing.
+    const admin = await request(h.app)
+      .post('/v1/matches')
+      .set(bearer(h.config.adminToken!))
+      .send({ black: greedy.id, white: other.id, rules: { timeLimitMs: 30_000 } });
+    const poll = await request(h.app)
+      .get(`/v1/matches/${admin.body.id}/state`)
+      .query({ waitMs: 1000 })
+      .set(bearer(greedy.token));
+    expect(poll.status).toBe(429);
+    expect(poll.body.code).toBe('streams/too-many');
+
+    // Another bot's streams are not affected.
+    const neighbour = await openSse(`${base}/v1/bots/me/events`, bearer(other.token));
+    neighbour.close();
+
+    // Closing one frees its place.
+    held.pop()!.close();
+    let again: Response | undefined;
+    for (let i = 0; i < 50 && again?.status !== 200; i++) {
+      await again?.body?.cancel();
+      again = await events(greedy.token);
+    }
+    expect(again?.status).toBe(200);
+    await again?.body?.cancel();
+    for (const connection of held) connection.close();
+  });
+});
+
+describe('rate limits', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({
+      RATE_LIMIT_PER_IP: '5',
+      RATE_LIMIT_PER_TOKEN: '50',
+      RATE_LIMIT_REGISTRATIONS_PER_HOUR: '3',
+    });
+  });
+  afterAll(() => h.close());
+
+  const rateKeys = async () => (await h.redis.keys(`${h.prefix}:rate:*`)).sort();
+
+  it('count a request with an unknown token against its address, and create no key for the token', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await request(h.app)
+        .get('/v1/leaderboard')
+        .set(bearer(`rvb_random-token-${i}-${Math.random()}`));
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    const keys = await rateKeys();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/:rate:a:/);
+  });
+
+  it('give a verified token a budget of its own', async () => {
+    const fresh = await createHarness({ RATE_LIMIT_PER_IP: '2', RATE_LIMIT_PER_TOKEN: '50' });
+    try {
+      const bot = await registerBot(fresh, { name: 'verified' });
+      for (let i = 0; i < 5; i++) {
+        expect((await request(fresh.app).get('/v1/bots/me/matches').set(bearer(bot.token))).status).toBe(200);
+      }
+      // The address spent one request registering: one more anonymous one, then none.
+      expect((await request(fresh.app).get('/v1/leaderboard')).status).toBe(200);
+      expect((await request(fresh.app).get('/v1/leaderboard')).status).toBe(429);
+      expect((await request(fresh.app).get('/v1/bots/me/matches').set(bearer(bot.token))).status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('limit registrations per address and hour, not counting refused ones', async () => {
+    const register = (name: string) => request(h.app).post('/v1/bots').send({ name });
+    const statuses: number[] = [];
+    // The limit of 5 requests per address would also stop this loop: use a fresh window per call.
+    for (const name of ['reg-1', 'reg-1', 'reg-2', 'reg-3', 'reg-4']) {
+      await h.redis.del(...(await rateKeys()).filter((key) => key.includes(':rate:a:')));
+      statuses.push((await register(name)).status);
+    }
+    expect(statuses).toEqual([201, 409, 201, 201, 429]);
+    const refused = await register('reg-5');
+    expect(refused.body.code).toBe('rate-limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
