@@ -3,10 +3,17 @@
  * or call its move-choosing function directly.
  */
 
-export { chooseAlphaBeta, DEFAULT_DEPTH, evaluate } from './alphabeta.ts';
-export { chooseGreedy } from './greedy.ts';
-export { type Chooser, playGame, turnOf } from './play.ts';
+export { chooseAlphaBeta, DEFAULT_DEPTH, evaluate } from '../../src/house/alphabeta.ts';
+export { chooseGreedy } from '../../src/house/greedy.ts';
+export { type Chooser, playGame, turnOf } from '../../src/house/play.ts';
+export { chooseRandom, type Random, seededRandom } from '../../src/house/random.ts';
+export {
+  type Action,
+  type Candidate,
+  candidates,
+  NoMoveError,
+  type Turn,
+  turnSchema,
+} from '../../src/house/turn.ts';
 export { type PullBotOptions, runPullBot } from './pull.ts';
-export { chooseRandom, type Random, seededRandom } from './random.ts';
 export { BOT_KINDS, type BotKind, type BotOptions, chooser, type RunningBot, startBot } from './server.ts';
-export { type Action, type Candidate, candidates, NoMoveError, type Turn, turnSchema } from './turn.ts';

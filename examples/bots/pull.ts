@@ -1,5 +1,5 @@
+import type { Action, Turn } from '../../src/house/turn.ts';
 import { readSse } from './sse.ts';
-import type { Action, Turn } from './turn.ts';
 
 export interface PullBotOptions {
   /** The arena's base URL, e.g. `http://localhost:3000`. */

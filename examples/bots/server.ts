@@ -2,10 +2,10 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { chooseAlphaBeta, DEFAULT_DEPTH } from './alphabeta.ts';
-import { chooseGreedy } from './greedy.ts';
-import { chooseRandom, type Random } from './random.ts';
-import { type Action, NoMoveError, type Turn, turnSchema } from './turn.ts';
+import { chooseAlphaBeta, DEFAULT_DEPTH } from '../../src/house/alphabeta.ts';
+import { chooseGreedy } from '../../src/house/greedy.ts';
+import { chooseRandom, type Random } from '../../src/house/random.ts';
+import { type Action, NoMoveError, type Turn, turnSchema } from '../../src/house/turn.ts';
 
 /** The example bots `startBot` can run. */
 export const BOT_KINDS = ['random', 'greedy', 'alphabeta'] as const;

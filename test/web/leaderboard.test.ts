@@ -6,9 +6,9 @@ import { createHarness, type Harness } from '../support/harness.ts';
 import {
   arenaFor,
   firstLegal,
-  garbage,
   lastLegal,
   launchBrowser,
+  movesOnceThenGarbage,
   pageProblems,
   screenshot,
   serve,
@@ -30,12 +30,13 @@ beforeAll(async () => {
   site = await serve(h);
   bots.alpha = await arena.bot('alpha', firstLegal, DESCRIPTION);
   bots.bravo = await arena.bot('bravo', lastLegal);
-  bots.charlie = await arena.bot('charlie', garbage);
+  bots.charlie = await arena.bot('charlie', movesOnceThenGarbage());
   bots.delta = await registerBot(h, { name: 'delta' }); // a pull bot that never plays
-  // charlie answers nonsense and loses both its games; alpha and bravo play one game to the end.
-  await arena.played(bots.alpha.id, bots.charlie.id);
-  await arena.played(bots.bravo.id, bots.alpha.id);
-  await arena.played(bots.charlie.id, bots.bravo.id);
+  // Rated games, as the matchmaker plays them. charlie answers nonsense after its first move and
+  // loses both its games; alpha and bravo play one game to the end.
+  await arena.playedRated(bots.alpha.id, bots.charlie.id);
+  await arena.playedRated(bots.bravo.id, bots.alpha.id);
+  await arena.playedRated(bots.charlie.id, bots.bravo.id);
   await h.store.saveStrengths(
     new Map([[bots.alpha.id, { rating: 1512.4, lower: 1401.2, upper: 1630.9 }]]),
     Date.now(),

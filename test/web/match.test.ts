@@ -10,6 +10,7 @@ import {
   garbage,
   lastLegal,
   launchBrowser,
+  movesOnceThenGarbage,
   pageProblems,
   screenshot,
   serve,
@@ -172,21 +173,36 @@ describe('a finished match at /matches/<id>', () => {
 });
 
 describe('a match that ended by a fault', () => {
-  it('shows the reason and the fault, the bot answer as text', async () => {
-    const faulty = await arena.bot('faulty', garbage);
+  it('shows the reason and the public fault, but not the bot answer (private to its owner)', async () => {
+    const faulty = await arena.bot('faulty', movesOnceThenGarbage());
     const match = await arena.played(faulty.id, north.id, { firstPlayer: 'black' });
     await page.goto(`${site.origin}/matches/${match.id}`);
     const outcome = page.locator('#outcome');
-    await outcome.locator('pre').waitFor();
+    await outcome.locator('dl').waitFor();
     const text = await outcome.textContent();
     expect(text).toContain('north');
     expect(text).toMatch(/wins/);
     expect(text).toContain('invalid-response');
     expect(text).toContain(match.result.fault.message);
-    await expect(outcome.locator('pre').textContent()).resolves.toContain('I resign <b>loudly</b>');
-    expect(await outcome.locator('pre b').count()).toBe(0);
-    await expect(page.locator('#no-moves').isVisible()).resolves.toBe(true);
+    expect(text).not.toContain('I resign');
+    expect(await outcome.locator('pre').count()).toBe(0);
     await screenshot(page, 'match-fault');
+  });
+
+  it('shows a no-show: no winner, and the fault of the bot that never moved', async () => {
+    const absent = await arena.bot('absent', garbage);
+    const match = await arena.played(absent.id, north.id, { firstPlayer: 'black' });
+    expect(match.result.reason).toBe('no-show');
+    await page.goto(`${site.origin}/matches/${match.id}`);
+    const outcome = page.locator('#outcome');
+    await outcome.locator('dl').waitFor();
+    const text = await outcome.textContent();
+    expect(text).toContain('No-show');
+    expect(text).not.toMatch(/wins/);
+    expect(text).toContain('absent');
+    expect(text).toContain('invalid-response');
+    await expect(page.locator('#no-moves').isVisible()).resolves.toBe(true);
+    expect(problems).toEqual([]);
   });
 });
 

@@ -102,6 +102,8 @@ export function outcome(match, toMove) {
 
 function faultDetails(fault) {
   const rows = [['Message', fault.message]];
+  // A no-show's reason says only that the bot never moved; its fault says what went wrong.
+  if (fault.reason) rows.unshift(['Fault', fault.reason]);
   if (fault.status !== undefined) rows.push(['HTTP status', String(fault.status)]);
   if (fault.latencyMs !== undefined) rows.push(['Answered after', `${fault.latencyMs} ms`]);
   return el(

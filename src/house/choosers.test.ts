@@ -10,7 +10,7 @@ import {
   type RulesOptions,
   rulesOptions,
   trappingDirections,
-} from '../../src/reversi/index.ts';
+} from '../reversi/index.ts';
 import { chooseAlphaBeta } from './alphabeta.ts';
 import { chooseGreedy } from './greedy.ts';
 import { playGame, turnOf } from './play.ts';

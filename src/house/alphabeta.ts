@@ -11,7 +11,7 @@ import {
   positionFromBoards,
   type RulesOptions,
   squareIndex,
-} from '../../src/reversi/index.ts';
+} from '../reversi/index.ts';
 import { type Action, type Candidate, candidates, type Turn, turnCandidates } from './turn.ts';
 
 /** The search depth `chooseAlphaBeta` uses when none is given. */

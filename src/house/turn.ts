@@ -13,7 +13,7 @@ import {
   type RulesOptions,
   rulesOptions,
   trappingDirections,
-} from '../../src/reversi/index.ts';
+} from '../reversi/index.ts';
 
 const color = z.enum(['black', 'white']);
 

@@ -14,7 +14,7 @@ import {
   type Position,
   play,
   type RulesOptions,
-} from '../../src/reversi/index.ts';
+} from '../reversi/index.ts';
 import type { Action, Turn } from './turn.ts';
 
 /** A player: anything that answers a turn. */
