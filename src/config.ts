@@ -32,6 +32,8 @@ const envSchema = z.object({
   MATCHMAKING_PAUSE_AFTER_FAULTS: integer(3, 0),
   /** How often the Bradley–Terry ratings are recomputed. */
   STRENGTH_INTERVAL_MS: integer(60_000, 100),
+  /** Register the house bots (random, greedy, two alpha-betas) at start. */
+  HOUSE_BOTS: flag.default(true),
   /** `npm start` runs the worker pool in the same process unless this is off. */
   WORKERS_IN_PROCESS: flag.default(true),
   /**
@@ -55,6 +57,8 @@ const envSchema = z.object({
   MAX_STREAMS_PER_BOT: integer(4, 1),
   /** Bots one client address may register per hour. */
   RATE_LIMIT_REGISTRATIONS_PER_HOUR: integer(10, 1),
+  /** Calls of POST /v1/bots/me/check one bot may make per minute: each one calls its URL. */
+  RATE_LIMIT_CHECKS_PER_MINUTE: integer(6, 1),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1000),
   /** Requests a bot token (or the admin token) may make per window. */
   RATE_LIMIT_PER_TOKEN: integer(600, 1),
@@ -99,6 +103,7 @@ export interface Config {
     readonly pauseAfterFaults: number;
   };
   readonly strengthIntervalMs: number;
+  readonly houseBots: boolean;
   readonly workers: {
     readonly inProcess: boolean;
     readonly concurrency: number;
@@ -117,6 +122,7 @@ export interface Config {
     readonly perToken: number;
     readonly perIp: number;
     readonly registrationsPerHour: number;
+    readonly checksPerMinute: number;
   };
   readonly rating: {
     readonly start: number;
@@ -192,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pauseAfterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
     },
     strengthIntervalMs: e.STRENGTH_INTERVAL_MS,
+    houseBots: e.HOUSE_BOTS,
     workers: {
       inProcess: e.WORKERS_IN_PROCESS,
       concurrency: e.WORKER_CONCURRENCY,
@@ -209,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perToken: e.RATE_LIMIT_PER_TOKEN,
       perIp: e.RATE_LIMIT_PER_IP,
       registrationsPerHour: e.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
+      checksPerMinute: e.RATE_LIMIT_CHECKS_PER_MINUTE,
     },
     rating: {
       start: e.ELO_START,

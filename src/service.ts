@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { ensureHouseBots } from './arena/house-bots.ts';
 import { MatchService } from './arena/matches.ts';
 import { BotClient } from './bot-client/index.ts';
 import { systemClock } from './clock.ts';
@@ -131,9 +132,25 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     throw error;
   });
   const queue = new BullMatchQueue(queueRedis, config.redis.prefix);
+  if (config.houseBots) {
+    const house = await ensureHouseBots(store, {
+      now: systemClock.now(),
+      random,
+      startingRating: config.rating.start,
+    });
+    if (house.registered.length > 0) logger.info({ bots: house.registered }, 'house bots registered');
+    if (house.nameTaken.length > 0) {
+      logger.warn(
+        { names: house.nameTaken },
+        'house bots not registered: a bot that is not a house bot has the name',
+      );
+    }
+  }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const botClient = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
   const app = createApp({
+    botClient,
     config,
     store,
     queue,
@@ -150,6 +167,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     queue,
     redis,
     async close() {
+      await botClient.close();
       await queue.close();
       await store.close();
       await queueRedis.quit();

@@ -1,5 +1,6 @@
 import type { Clock, RandomBytes } from '../clock.ts';
-import { InvalidRequestError, NotFoundError } from '../errors.ts';
+import { InvalidRequestError, NotFoundError, PermissionError } from '../errors.ts';
+import { HOUSE_NAME_PREFIX, isHouseName } from '../house/roster.ts';
 import { newId } from '../ids.ts';
 import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
 import type { BotRecord, Page, RatingHistoryEntry } from '../store/records.ts';
@@ -38,6 +39,7 @@ export class BotService {
     secrets: BotSecrets;
   }> {
     const { store, clock, random } = this.deps;
+    checkName(input.name);
     const url = input.url === undefined ? null : this.checkUrl(input.url);
     const secrets: BotSecrets = {
       token: newBotToken(random),
@@ -79,7 +81,8 @@ export class BotService {
     changes: { name?: string; description?: string | null; url?: string | null; acceptsChallenges?: boolean },
   ): Promise<{ bot: BotRecord; webhookSecret: string | null }> {
     requireBotOrAdmin(principal, [id], 'change this bot');
-    const current = await this.get(id);
+    const current = notHouse(await this.get(id), 'changed');
+    if (changes.name !== undefined) checkName(changes.name);
     const url = changes.url === undefined || changes.url === null ? changes.url : this.checkUrl(changes.url);
     // A pull bot that becomes a push bot needs a signing secret; a pull bot keeps none.
     let webhookSecret: string | null | undefined;
@@ -100,7 +103,7 @@ export class BotService {
 
   async rotateSecrets(principal: Principal | null, id: string): Promise<BotSecrets> {
     requireBotOrAdmin(principal, [id], "rotate this bot's token");
-    const bot = await this.get(id);
+    const bot = notHouse(await this.get(id), 'given a token');
     const secrets: BotSecrets = {
       token: newBotToken(this.deps.random),
       webhookSecret: bot.url === null ? null : newWebhookSecret(this.deps.random),
@@ -115,10 +118,29 @@ export class BotService {
     if (literal !== null && !this.deps.allowPrivateBotUrls && !isPublicAddress(literal)) {
       throw new InvalidRequestError(
         'bots/url-not-allowed',
-        'The bot URL must not point to a private address.',
+        'The bot URL must not point to a private address. For local development, start the arena with ARENA_ALLOW_PRIVATE_BOT_URLS=true (npm run demo does).',
         [{ path: 'body.url', message: 'private, loopback or reserved address' }],
       );
     }
     return url;
   }
+}
+
+/** Names starting `house-` are the house bots' own, so nobody can pass for one. */
+function checkName(name: string): void {
+  if (isHouseName(name)) {
+    throw new InvalidRequestError(
+      'bots/name-reserved',
+      `Names starting with "${HOUSE_NAME_PREFIX}" are reserved for the arena's house bots.`,
+      [{ path: 'body.name', message: `must not start with "${HOUSE_NAME_PREFIX}"` }],
+    );
+  }
+}
+
+/** House bots belong to the arena: the admin may retire one, nobody may change it. */
+function notHouse(bot: BotRecord, what: string): BotRecord {
+  if (bot.house !== null) {
+    throw new PermissionError('bots/house-bot', `${bot.name} is a house bot; it cannot be ${what}.`);
+  }
+  return bot;
 }

@@ -30,6 +30,13 @@ export function requirePrincipal(principal: Principal | null): Principal {
   return principal;
 }
 
+/** Allows a bot's token only; answers the bot's id. */
+export function requireBot(principal: Principal | null): string {
+  const who = requirePrincipal(principal);
+  if (who.kind !== 'bot') throw new PermissionError('auth/bot-token-required', 'This needs a bot token.');
+  return who.botId;
+}
+
 /** Allows the admin, or one of the named bots. */
 export function requireBotOrAdmin(
   principal: Principal | null,

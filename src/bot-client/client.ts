@@ -182,7 +182,7 @@ export class BotClient {
         body,
       });
     }
-    return { ok: true, action: parsed.action, latencyMs: elapsed() };
+    return { ok: true, action: parsed.action, latencyMs: elapsed(), status };
   }
 
   /** Closes the pool: waits for calls in flight, then closes every connection. Idempotent. */

@@ -46,7 +46,7 @@ export interface BotFault {
 
 /** The result of one call: the bot's action, or the fault that forfeits its turn. */
 export type BotCallOutcome =
-  | { readonly ok: true; readonly action: BotAction; readonly latencyMs: number }
+  | { readonly ok: true; readonly action: BotAction; readonly latencyMs: number; readonly status?: number }
   | { readonly ok: false; readonly fault: BotFault };
 
 export interface BotClientOptions {

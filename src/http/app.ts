@@ -4,9 +4,11 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
+import { BotChecker } from '../arena/bot-check.ts';
 import { BotService } from '../arena/bots.ts';
 import { MatchService } from '../arena/matches.ts';
 import { PullService } from '../arena/pull.ts';
+import type { BotClient } from '../bot-client/index.ts';
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
@@ -16,7 +18,7 @@ import { identify, refuseBadCredentials } from './auth.ts';
 import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler, routeNotFound } from './problem.ts';
-import { rateLimiter, registrationLimiter } from './rate-limit.ts';
+import { checkLimiter, rateLimiter, registrationLimiter } from './rate-limit.ts';
 import { botsRouter } from './routes/bots.ts';
 import { gamesRouter } from './routes/games.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
@@ -37,6 +39,8 @@ export interface AppDeps {
   readonly random: RandomBytes;
   readonly logger: Logger;
   readonly registry: Registry;
+  /** Calls push bots for `POST /v1/bots/me/check`; its owner closes it. */
+  readonly botClient: BotClient;
   readonly isShuttingDown?: () => boolean;
 }
 
@@ -45,7 +49,7 @@ export interface AppDeps {
  * tests drive the app directly with supertest.
  *
  * @example
- * const app = createApp({ config, store, queue, redis, clock: systemClock, random: randomBytes, logger, registry });
+ * const app = createApp({ config, store, queue, redis, clock: systemClock, random: randomBytes, logger, registry, botClient });
  * app.listen(config.port);
  */
 export function createApp(deps: AppDeps): Express {
@@ -114,7 +118,20 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     pullRouter({ service: pullService, store, pull, blocking, present, keepAliveMs: config.sseKeepAliveMs }),
   );
-  app.use(botsRouter(bots, present));
+  app.use(
+    botsRouter({
+      bots,
+      checker: new BotChecker({
+        store,
+        client: deps.botClient,
+        clock: deps.clock,
+        random: deps.random,
+        limits: config.limits,
+      }),
+      checkLimiter: checkLimiter(deps.redis, config.redis.prefix, config.rateLimit),
+      present,
+    }),
+  );
   app.use(matchesRouter(matches, present));
   app.use(leaderboardRouter(store, present));
   app.use(routeNotFound);

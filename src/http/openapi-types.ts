@@ -54,6 +54,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bots/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling bot's own profile
+         * @description The profile of the bot whose token is sent, with its private fields (`url`, a pause's `detail`):
+         *     how a bot that only knows its token learns its id.
+         */
+        get: operations["getMyBot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots/me/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Call the calling push bot once with a sample state
+         * @description The arena sends the bot one sample `BotState` now, signed with its `webhookSecret` and under the rated
+         *     time control, exactly as in a match, and answers with what happened: the HTTP status, the latency,
+         *     the parsed action, whether it is legal, and the fault a match would have recorded (in full: this is
+         *     the bot's own). The sample's `matchId` names no stored match. The address policy of matches applies.
+         *     At most `RATE_LIMIT_CHECKS_PER_MINUTE` checks a minute per bot (`429 rate-limited`).
+         */
+        post: operations["checkMyBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bots/{botId}": {
         parameters: {
             query?: never;
@@ -84,6 +129,8 @@ export interface paths {
          * Update a bot
          * @description Changes the name, description, URL or `acceptsChallenges`. A `url` of `null` turns a push bot into
          *     a pull bot. Any change resumes a bot that matchmaking paused. Needs the bot's token or the admin token.
+         *     A name may not start with `house-` (`400 bots/name-reserved`); house bots cannot be changed
+         *     (`403 bots/house-bot`).
          */
         patch: operations["updateBot"];
         trace?: never;
@@ -102,7 +149,8 @@ export interface paths {
         /**
          * Rotate a bot's token
          * @description Issues a new token and revokes the old one at once. A push bot's webhook secret is rotated too.
-         *     The new secrets are shown once. Needs the bot's current token or the admin token.
+         *     The new secrets are shown once. Needs the bot's current token or the admin token. House bots have
+         *     no token to rotate (`403 bots/house-bot`).
          */
         post: operations["rotateBotToken"];
         delete?: never;
@@ -548,10 +596,10 @@ export interface components {
             };
         };
         /**
-         * @description `push` bots are called at their URL; `pull` bots play through the API.
+         * @description `push` bots are called at their URL; `pull` bots play through the API; `house` bots are the arena's own, played by its workers.
          * @enum {string}
          */
-        BotKind: "push" | "pull";
+        BotKind: "push" | "pull" | "house";
         /** @enum {string} */
         BotStatus: "active" | "retired";
         /** @description A bot's public profile. (Open to extension by CreatedBot, so no additionalProperties here.) */
@@ -580,6 +628,8 @@ export interface components {
             lastPlayedAt: string | null;
             /** @description Whether other bots may create (unrated) matches against this one with their tokens. */
             acceptsChallenges: boolean;
+            /** @description One of the arena's house bots (its own sparring partners); they cannot be changed. */
+            house: boolean;
             /**
              * @description Set when matchmaking stopped pairing this push bot because its recent matches kept ending by its faults.
              *     A paused bot cannot be challenged. Any change to the bot (PATCH, e.g. a fixed URL) resumes it.
@@ -614,6 +664,22 @@ export interface components {
         UpdatedBot: components["schemas"]["Bot"] & {
             /** @description Only when the change gave the bot a URL for the first time. Shown once. */
             webhookSecret?: string;
+        };
+        /** @description One call of a push bot with a sample state, judged as a match would judge it. */
+        BotCheck: {
+            url: components["schemas"]["BotUrl"];
+            state: components["schemas"]["BotState"];
+            /** @description The time the bot had, as on the first move of a rated match (limit plus overage bank). */
+            timeoutMs: number;
+            /** @description The HTTP status the bot answered; null when it did not answer one. */
+            status: number | null;
+            latencyMs: number;
+            /** @description The action parsed from its answer; null when the answer was not one. */
+            action: components["schemas"]["BotAction"] | null;
+            /** @description Whether that action is legal in the sample state; null when there is no action. */
+            legal: boolean | null;
+            /** @description The fault a match would have recorded (in full); null when the answer would be played. */
+            fault: components["schemas"]["Fault"] | null;
         };
         CreateBotRequest: {
             name: components["schemas"]["BotName"];
@@ -740,6 +806,8 @@ export interface components {
         LeaderboardEntry: {
             rank: number;
             bot: components["schemas"]["PlayerRef"];
+            /** @description One of the arena's house bots. */
+            house: boolean;
             rating: number;
             provisional: boolean;
             games: number;
@@ -1042,7 +1110,19 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedBot"];
                 };
             };
-            400: components["responses"]["Problem"];
+            /**
+             * @description A bad request: an invalid body (`request/invalid`), a name starting with `house-`
+             *     (`bots/name-reserved`), or a URL on a private address (`bots/url-not-allowed`; allowed for
+             *     local development with `ARENA_ALLOW_PRIVATE_BOT_URLS=true`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The name is taken (`bots/name-taken`). */
             409: {
                 headers: {
@@ -1053,6 +1133,86 @@ export interface operations {
                 };
             };
             /** @description Too many registrations from this client address (`rate-limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    getMyBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            /** @description The admin token is not a bot's (`auth/bot-token-required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    checkMyBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the bot answered, judged as a match would. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotCheck"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            /** @description The admin token is not a bot's (`auth/bot-token-required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A pull bot has no URL to call (`bots/not-push`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many checks (`rate-limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;

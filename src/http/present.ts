@@ -31,6 +31,8 @@ export function matchViewer(match: MatchRecord, viewer: Principal | null) {
   return { color, privileged: viewer?.kind === 'admin' } as const;
 }
 
+const kindOf = (bot: BotRecord) => (bot.house !== null ? 'house' : bot.url === null ? 'pull' : 'push');
+
 export function presenter(rating: Config['rating']): Presenter {
   const provisional = (bot: BotRecord) => bot.ratedGames < rating.provisionalGames;
   const record = (bot: BotRecord) => ({
@@ -45,7 +47,8 @@ export function presenter(rating: Config['rating']): Presenter {
         id: bot.id,
         name: bot.name,
         description: bot.description,
-        kind: bot.url === null ? 'pull' : 'push',
+        kind: kindOf(bot),
+        house: bot.house !== null,
         status: bot.status,
         rating: bot.rating,
         provisional: provisional(bot),
@@ -65,6 +68,7 @@ export function presenter(rating: Config['rating']): Presenter {
       return {
         rank,
         bot: { id: bot.id, name: bot.name },
+        house: bot.house !== null,
         rating: bot.rating,
         provisional: provisional(bot),
         ...record(bot),

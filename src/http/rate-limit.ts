@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { RedisStore as RateLimitStore, type RedisReply } from 'rate-limit-redis';
@@ -76,32 +76,65 @@ export function rateLimiter(redis: Redis, prefix: string, limits: Config['rateLi
 }
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 
 /**
- * Registrations per client address and hour, a budget of its own: registering is how an attacker
- * multiplies the per-bot caps. Refused registrations (a taken name, a bad body) do not count.
+ * A budget of its own for one costly operation, beside the general limit: `limit` per `windowMs`
+ * per `key`. Refused requests (a bad body, a taken name) do not count.
+ */
+function operationLimiter(
+  redis: Redis,
+  options: {
+    readonly storePrefix: string;
+    readonly windowMs: number;
+    readonly limit: number;
+    readonly key: (req: Request, res: Response) => string;
+    readonly refusal: string;
+  },
+): RequestHandler {
+  return rateLimit({
+    windowMs: options.windowMs,
+    limit: options.limit,
+    standardHeaders: false,
+    legacyHeaders: false,
+    skipFailedRequests: true,
+    keyGenerator: options.key,
+    validate,
+    store: new RateLimitStore({ sendCommand: scriptSafeSender(redis), prefix: options.storePrefix }),
+    handler: (_req, _res, next) => {
+      next(new RateLimitedError(options.refusal, Math.ceil(options.windowMs / 1000)));
+    },
+  });
+}
+
+/**
+ * Registrations per client address and hour: registering is how an attacker multiplies the
+ * per-bot caps.
  */
 export function registrationLimiter(
   redis: Redis,
   prefix: string,
   limits: Config['rateLimit'],
 ): RequestHandler {
-  return rateLimit({
+  return operationLimiter(redis, {
+    storePrefix: `${prefix}:rate:register:`,
     windowMs: HOUR_MS,
     limit: limits.registrationsPerHour,
-    standardHeaders: false,
-    legacyHeaders: false,
-    skipFailedRequests: true,
-    keyGenerator: (req) => addressKey(req.ip),
-    validate,
-    store: new RateLimitStore({ sendCommand: scriptSafeSender(redis), prefix: `${prefix}:rate:register:` }),
-    handler: (_req, _res, next, options) => {
-      next(
-        new RateLimitedError(
-          `Too many registrations from this address: at most ${options.limit} bots an hour.`,
-          Math.ceil(HOUR_MS / 1000),
-        ),
-      );
+    key: (req) => addressKey(req.ip),
+    refusal: `Too many registrations from this address: at most ${limits.registrationsPerHour} bots an hour.`,
+  });
+}
+
+/** Bot checks per bot (else per address) and minute: each one makes the arena call a URL. */
+export function checkLimiter(redis: Redis, prefix: string, limits: Config['rateLimit']): RequestHandler {
+  return operationLimiter(redis, {
+    storePrefix: `${prefix}:rate:check:`,
+    windowMs: MINUTE_MS,
+    limit: limits.checksPerMinute,
+    key: (req, res) => {
+      const who = principalOf(res);
+      return who?.kind === 'bot' ? `b:${who.botId}` : addressKey(req.ip);
     },
+    refusal: `Too many checks: at most ${limits.checksPerMinute} a minute.`,
   });
 }

@@ -43,7 +43,12 @@ export interface PlayerBot {
   readonly id: string;
   readonly url: string | null;
   readonly webhookSecret: string | null;
+  /** A house bot's engine: the worker plays it itself. */
+  readonly house: string | null;
 }
 
-/** Finds the player for a bot: its URL for a push bot, the state/action API for a pull bot. */
+/**
+ * Finds the player for a bot: its URL for a push bot, the state/action API for a pull bot, the
+ * worker itself for a house bot.
+ */
 export type PlayerFor = (bot: PlayerBot) => Player;

@@ -15,6 +15,7 @@ import {
 import type { BotRecord, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type EndingFault, faultResult } from './fault-result.ts';
+import { judgeAnswer } from './judge.ts';
 import { MoveRecorder } from './move-recorder.ts';
 import type { Player, PlayerFor } from './player.ts';
 import { engineRules, overageSpent, type ReplayedGame, replay } from './replay.ts';
@@ -166,38 +167,10 @@ export class MatchRunner {
     const answer = await player.move({ state, timeoutMs, signal });
     const botTimeMs = performance.now() - asked;
     if (signal.aborted) return { kind: 'interrupted' };
-    if (!answer.ok) return { kind: 'fault', fault: answer.fault };
-    const { latencyMs } = answer;
-    if (latencyMs > timeoutMs) {
-      return {
-        kind: 'fault',
-        fault: {
-          reason: 'timeout',
-          cause: 'timeout',
-          message: `answered after ${latencyMs} ms, over the ${timeoutMs} ms it had`,
-          latencyMs,
-        },
-      };
-    }
-    const { action, direction } = answer.action;
-    const played = play(
-      position,
-      { square: action, ...(direction ? { direction } : {}) },
-      engineRules(match.rules),
-    );
-    if (!played.ok) {
-      const named = `${action}${direction ? ` ${direction}` : ''}`;
-      return {
-        kind: 'fault',
-        fault: {
-          reason: 'illegal-move',
-          cause: 'illegal-move',
-          message: `${named} is not legal: ${played.error.message}`,
-          latencyMs,
-          body: JSON.stringify(answer.action).slice(0, 200),
-        },
-      };
-    }
+    const judged = judgeAnswer(position, match.rules, answer, timeoutMs);
+    if (!judged.ok) return { kind: 'fault', fault: judged.fault };
+    const { latencyMs } = judged;
+    const { action, direction } = judged.action;
     clocks.banks[color] -= overageSpent(latencyMs, timeLimitMs);
     clocks.lastLatency[color] = latencyMs;
     const move: MoveRecord = {
@@ -205,10 +178,10 @@ export class MatchRunner {
       player: color,
       square: action,
       ...(direction && match.rules.captureRule === 'single-direction' ? { direction } : {}),
-      flips: played.flips,
+      flips: judged.flips,
       latencyMs,
     };
-    return { kind: 'move', move, position: played.position, botTimeMs };
+    return { kind: 'move', move, position: judged.position, botTimeMs };
   }
 
   private async finish(match: MatchRecord, result: MatchResult): Promise<RunEnd> {

@@ -70,7 +70,10 @@ export class ArenaScheduler {
   async matchmake(): Promise<string[]> {
     const { store, pull, config } = this.deps;
     const bots = (await store.activeBots()).filter((bot) => bot.paused === null);
-    const online = await Promise.all(bots.map((bot) => (bot.url === null ? pull.isOnline(bot.id) : true)));
+    // Push and house bots are always there to play; a pull bot only while it listens.
+    const online = await Promise.all(
+      bots.map((bot) => (bot.url === null && bot.house === null ? pull.isOnline(bot.id) : true)),
+    );
     const eligible = bots.filter((_, i) => online[i]);
     const [active, balances] = await Promise.all([
       store.activeMatchCounts(eligible.map((bot) => bot.id)),

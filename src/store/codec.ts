@@ -23,6 +23,7 @@ export function newBotFields(bot: NewBot): string[] {
   if (bot.description !== null) fields.description = bot.description;
   if (bot.url !== null) fields.url = bot.url;
   if (bot.webhookSecret !== null) fields.webhookSecret = bot.webhookSecret;
+  if (bot.house !== undefined) fields.house = bot.house;
   return Object.entries(fields).flat();
 }
 
@@ -53,6 +54,7 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
             detail: hash.pausedDetail ?? null,
           },
     acceptsChallenges: hash.acceptsChallenges !== '0',
+    house: hash.house ?? null,
   };
 }
 

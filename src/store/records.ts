@@ -45,6 +45,8 @@ export interface BotRecord {
   } | null;
   /** Whether other bots may challenge this one (create unrated matches against it with their tokens). */
   readonly acceptsChallenges: boolean;
+  /** A house bot's engine (see src/house/roster.ts): played in-process by the workers. */
+  readonly house: string | null;
 }
 
 export interface NewBot {
@@ -57,6 +59,8 @@ export interface NewBot {
   readonly createdAt: number;
   readonly rating: number;
   readonly acceptsChallenges: boolean;
+  /** Set for the arena's house bots only. */
+  readonly house?: string;
 }
 
 export interface BotChanges {

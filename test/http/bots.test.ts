@@ -132,6 +132,8 @@ describe('POST /v1/bots when private bot URLs are not allowed', () => {
     const res = await request(strict.app).post('/v1/bots').send({ name: 'sneaky', url });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('bots/url-not-allowed');
+    // The refusal says how to allow it for local development.
+    expect(res.body.detail).toContain('ARENA_ALLOW_PRIVATE_BOT_URLS=true');
   });
 });
 

@@ -37,6 +37,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     // Tests register many bots from one address and pair bots by hand; fair-play tests set their own.
     RATE_LIMIT_REGISTRATIONS_PER_HOUR: '100000',
     MATCHMAKING_ENABLED: 'false',
+    HOUSE_BOTS: 'false',
     ...env,
   });
   const api = await startApi(config, pino({ level: config.logLevel }), () => false);

@@ -1,5 +1,7 @@
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
+import type { BotChecker } from '../../arena/bot-check.ts';
 import type { BotService } from '../../arena/bots.ts';
+import { requireBot } from '../../arena/principal.ts';
 import { principalOf } from '../auth.ts';
 import type { components } from '../openapi-types.ts';
 import { parse } from '../parse.ts';
@@ -21,9 +23,29 @@ const secretsBody = (secrets: { token: string; webhookSecret: string | null }): 
     ? { token: secrets.token }
     : { token: secrets.token, webhookSecret: secrets.webhookSecret };
 
-/** /v1/bots: register, read, change, retire bots and rotate their secrets. */
-export function botsRouter(bots: BotService, present: Presenter): Router {
+export interface BotsRouterDeps {
+  readonly bots: BotService;
+  readonly checker: BotChecker;
+  /** The budget of POST /v1/bots/me/check. */
+  readonly checkLimiter: RequestHandler;
+  readonly present: Presenter;
+}
+
+/** /v1/bots: register, read, change, retire bots and rotate their secrets; a bot's own tools. */
+export function botsRouter({ bots, checker, checkLimiter, present }: BotsRouterDeps): Router {
   const router = Router();
+
+  // Before /v1/bots/:botId, which would take `me` for a malformed id.
+  router.get('/v1/bots/me', async (req, res) => {
+    parse(noQuery, req.query, 'query');
+    const viewer = principalOf(res);
+    res.json(present.bot(await bots.get(requireBot(viewer)), viewer));
+  });
+
+  router.post('/v1/bots/me/check', checkLimiter, async (req, res) => {
+    parse(noQuery, req.query, 'query');
+    res.json(await checker.check(requireBot(principalOf(res))));
+  });
 
   router.get('/v1/bots', async (req, res) => {
     const query = parse(listBotsQuery, req.query, 'query');

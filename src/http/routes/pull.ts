@@ -1,8 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import type { Redis } from 'ioredis';
-import { requirePrincipal } from '../../arena/principal.ts';
+import { requireBot } from '../../arena/principal.ts';
 import { botEvents, LEASE_MARGIN_MS, type PullService } from '../../arena/pull.ts';
-import { PermissionError } from '../../errors.ts';
 import type { PullStore } from '../../store/pull-store.ts';
 import type { ArenaStore } from '../../store/store.ts';
 import { principalOf } from '../auth.ts';
@@ -36,11 +35,7 @@ function closedSignal(req: Request, res: Response): AbortSignal {
   return controller.signal;
 }
 
-function botIdOf(res: Response): string {
-  const who = requirePrincipal(principalOf(res));
-  if (who.kind !== 'bot') throw new PermissionError('auth/bot-token-required', 'This needs a bot token.');
-  return who.botId;
-}
+const botIdOf = (res: Response) => requireBot(principalOf(res));
 
 /** Pull mode: the state/action API and the bot's event stream. */
 export function pullRouter(deps: PullRouterDeps): Router {

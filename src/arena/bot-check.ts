@@ -1,0 +1,92 @@
+import type { BotClient } from '../bot-client/index.ts';
+import type { Clock, RandomBytes } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import { HOUSE_BOTS } from '../house/roster.ts';
+import type { components } from '../http/openapi-types.ts';
+import { newId } from '../ids.ts';
+import { judgeAnswer } from '../match/judge.ts';
+import { engineRules } from '../match/replay.ts';
+import { botState } from '../protocol/state.ts';
+import { initialPosition } from '../reversi/index.ts';
+import type { MatchRecord } from '../store/records.ts';
+import type { ArenaStore } from '../store/store.ts';
+import { ratedRules } from './matches.ts';
+
+export type BotCheckReport = components['schemas']['BotCheck'];
+
+export interface BotCheckDeps {
+  readonly store: ArenaStore;
+  readonly client: Pick<BotClient, 'callBot'>;
+  readonly clock: Clock;
+  readonly random: RandomBytes;
+  readonly limits: Config['limits'];
+}
+
+/** The opponent named in the sample state. */
+const SAMPLE_OPPONENT = HOUSE_BOTS.find((bot) => bot.engine === 'greedy')!;
+
+/**
+ * Calls a push bot once, now, with the first turn of a rated game (signed, under the rated time
+ * control), and judges its answer with the runner's own rules, so the report says exactly what a
+ * match would have recorded. Stores nothing.
+ */
+export class BotChecker {
+  constructor(private readonly deps: BotCheckDeps) {}
+
+  async check(botId: string): Promise<BotCheckReport> {
+    const { store, client, clock, random, limits } = this.deps;
+    const bot = await store.getBot(botId);
+    if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${botId}.`);
+    if (bot.url === null) {
+      throw new ConflictError(
+        'bots/not-push',
+        'Only a push bot can be checked: this bot has no URL. A pull bot reads GET /v1/matches/{id}/state.',
+      );
+    }
+    const rules = ratedRules(limits);
+    const you = rules.firstPlayer;
+    const me = { id: bot.id, name: bot.name };
+    const opponent = { id: SAMPLE_OPPONENT.id, name: SAMPLE_OPPONENT.name };
+    const now = clock.now();
+    const sample: MatchRecord = {
+      id: newId('match', now, random),
+      black: you === 'black' ? me : opponent,
+      white: you === 'white' ? me : opponent,
+      rules,
+      rated: false,
+      status: 'running',
+      createdBy: bot.id,
+      createdAt: now,
+      startedAt: now,
+      finishedAt: null,
+      moveCount: 0,
+      result: null,
+      ratings: null,
+    };
+    const position = initialPosition(engineRules(rules));
+    const state = botState({
+      match: sample,
+      moves: [],
+      position,
+      timeLimitMs: rules.timeLimitMs,
+      remainingOverageMs: rules.overageMs,
+      lastLatencyMs: null,
+      opponentRating: bot.rating,
+    });
+    const timeoutMs = rules.timeLimitMs + rules.overageMs;
+    const answer = await client.callBot({ url: bot.url, webhookSecret: bot.webhookSecret, state, timeoutMs });
+    const judged = judgeAnswer(position, rules, answer, timeoutMs);
+    const status = answer.ok ? (answer.status ?? null) : (answer.fault.status ?? null);
+    return {
+      url: bot.url,
+      state,
+      timeoutMs,
+      status,
+      latencyMs: answer.ok ? answer.latencyMs : answer.fault.latencyMs,
+      action: answer.ok ? answer.action : null,
+      legal: answer.ok ? judged.ok || judged.fault.reason !== 'illegal-move' : null,
+      fault: judged.ok ? null : { player: you, ...judged.fault },
+    };
+  }
+}
