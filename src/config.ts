@@ -28,6 +28,8 @@ const envSchema = z.object({
   MATCHMAKING_MAX_NEW_MATCHES: integer(20, 1),
   MATCHMAKING_NEAREST: integer(3, 1),
   MATCHMAKING_FAR_PROBABILITY: z.coerce.number().min(0).max(1).default(0.1),
+  /** Pair house bots with each other (the demo does; in production they only meet real bots). */
+  MATCHMAKING_HOUSE_VS_HOUSE: flag.default(false),
   /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
   MATCHMAKING_PAUSE_AFTER_FAULTS: integer(3, 0),
   /** How often the Bradley–Terry ratings are recomputed. */
@@ -100,6 +102,7 @@ export interface Config {
     readonly maxNewMatches: number;
     readonly nearest: number;
     readonly farProbability: number;
+    readonly houseVsHouse: boolean;
     readonly pauseAfterFaults: number;
   };
   readonly strengthIntervalMs: number;
@@ -195,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxNewMatches: e.MATCHMAKING_MAX_NEW_MATCHES,
       nearest: e.MATCHMAKING_NEAREST,
       farProbability: e.MATCHMAKING_FAR_PROBABILITY,
+      houseVsHouse: e.MATCHMAKING_HOUSE_VS_HOUSE,
       pauseAfterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
     },
     strengthIntervalMs: e.STRENGTH_INTERVAL_MS,

@@ -3,14 +3,15 @@
  * match workers, against REDIS_URL, starting a local redis-server when none answers.
  */
 import type { Server } from 'node:http';
-import { pino } from 'pino';
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
 import { exitIfShutdownStalls, startApi, startWorkers } from './service.ts';
 import { ensureRedis, NoRedisError } from './store/local-redis.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+  const logger = createLogger(config);
   if (config.redis.autostart) {
     const started = await ensureRedis(config.redis.url, config.redis.dataDir);
     if (started) logger.info(`no Redis answered at ${config.redis.url}: ${started}`);
@@ -21,7 +22,10 @@ async function main(): Promise<void> {
   const api = await startApi(config, logger, () => shuttingDown);
   const workers = config.workers.inProcess ? await startWorkers(config, logger) : undefined;
   const server: Server = api.app.listen(config.port, config.host, () => {
-    logger.info(`reversi arena listening on http://${config.host}:${config.port} (docs at /docs)`);
+    const { port } = server.address() as AddressInfo;
+    // A wildcard address is not one to open: name this machine instead.
+    const host = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
+    logger.info(`reversi arena: open http://${host}:${port}/ (API docs at /docs, bot protocol at /protocol)`);
   });
 
   // Shutdown order: refuse new requests (readiness fails first), stop workers taking matches and

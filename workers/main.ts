@@ -2,13 +2,13 @@
  * `npm run worker`: a standalone pool of match workers. Run as many processes, on as many machines,
  * as you like against the same Redis: they share one queue.
  */
-import { pino } from 'pino';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
 import { exitIfShutdownStalls, startWorkers } from '../src/service.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config);
   const workers = await startWorkers(config, logger);
   let stopping = false;
   const stop = async (signal: string) => {

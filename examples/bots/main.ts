@@ -7,7 +7,7 @@
  */
 
 import { parseArgs } from 'node:util';
-import { runPullBot } from './pull.ts';
+import { runPullBot, TokenRefusedError, whoAmI } from './pull.ts';
 import { BOT_KINDS, type BotKind, chooser, startBot } from './server.ts';
 
 const USAGE =
@@ -47,7 +47,18 @@ if (pull) {
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
   const depth = values.depth === undefined ? undefined : Number(values.depth);
-  console.log(`${named} bot playing through ${arena}`);
+  // One line, no stack trace, for what the user has to fix: the token or the arena's address.
+  const exitWith = (error: unknown): never => {
+    if (error instanceof TokenRefusedError) console.error(`${named}: ${arena}: ${error.message}`);
+    else if (error instanceof TypeError) {
+      // fetch's own failure: the arena is not there (its cause says why, e.g. ECONNREFUSED).
+      const cause = (error.cause as { code?: string } | undefined)?.code ?? error.message;
+      console.error(`${named}: cannot reach the arena at ${arena} (${cause})`);
+    } else console.error(error);
+    process.exit(1);
+  };
+  const me = await whoAmI(arena, values.token).catch(exitWith);
+  console.log(`${named} bot playing as ${me.name} (${me.id}) through ${arena}`);
   await runPullBot({
     arena,
     token: values.token,
@@ -57,7 +68,7 @@ if (pull) {
       const { matchId, ply } = data as { matchId?: string; ply?: number };
       console.log(event, matchId ?? '', ply ?? '');
     },
-  });
+  }).catch(exitWith);
   process.exit(0);
 }
 const port = Number(values.port ?? 'missing');

@@ -13,10 +13,32 @@ export interface PullBotOptions {
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** The arena refused the bot's token: no retry will help. */
+export class TokenRefusedError extends Error {
+  override readonly name = 'TokenRefusedError';
+}
+
+/** Throws `TokenRefusedError` for a 401 or 403, with the problem's code when the arena sent one. */
+async function refuseIfDenied(res: Response): Promise<void> {
+  if (res.status !== 401 && res.status !== 403) return;
+  const problem = (await res.json().catch(() => ({}))) as { code?: string };
+  throw new TokenRefusedError(
+    `the arena refused the token (${res.status}${problem.code ? ` ${problem.code}` : ''})`,
+  );
+}
+
+/** The bot the token belongs to: its id and name. Throws `TokenRefusedError` for a bad token. */
+export async function whoAmI(arena: string, token: string): Promise<{ id: string; name: string }> {
+  const res = await fetch(`${arena}/v1/bots/me`, { headers: { authorization: `Bearer ${token}` } });
+  await refuseIfDenied(res);
+  if (!res.ok) throw new Error(`GET /v1/bots/me answered ${res.status}`);
+  return (await res.json()) as { id: string; name: string };
+}
+
 /**
  * A pull bot: listens to its event stream and, on each `yourTurn`, posts a move chosen from the
  * state. Reconnects with `Last-Event-ID` when the stream drops, so it misses no turn. Runs until
- * `signal` aborts.
+ * `signal` aborts; throws `TokenRefusedError` when the arena refuses the token.
  *
  * @example
  * await runPullBot({ arena: 'http://localhost:3000', token, choose: chooseGreedy, signal });
@@ -35,8 +57,7 @@ export async function runPullBot(options: PullBotOptions): Promise<void> {
         },
         signal,
       });
-      if (res.status === 401 || res.status === 403)
-        throw new Error(`the arena refused the token (${res.status})`);
+      await refuseIfDenied(res);
       if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
       for await (const event of readSse(res.body)) {
         lastEventId = event.id ?? lastEventId;
@@ -53,7 +74,7 @@ export async function runPullBot(options: PullBotOptions): Promise<void> {
       }
     } catch (error) {
       if (signal.aborted) return;
-      if (error instanceof Error && error.message.startsWith('the arena refused')) throw error;
+      if (error instanceof TokenRefusedError) throw error;
       options.onEvent?.('disconnected', String(error));
       await pause(1000);
     }

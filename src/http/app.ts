@@ -2,7 +2,6 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
 import { BotChecker } from '../arena/bot-check.ts';
 import { BotService } from '../arena/bots.ts';
@@ -19,6 +18,7 @@ import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler, routeNotFound } from './problem.ts';
 import { checkLimiter, rateLimiter, registrationLimiter } from './rate-limit.ts';
+import { requestLog } from './request-log.ts';
 import { botsRouter } from './routes/bots.ts';
 import { gamesRouter } from './routes/games.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.use(httpMetrics(deps.registry));
-  app.use(pinoHttp({ logger, redact: ['req.headers.authorization', 'req.headers.cookie'] }));
+  app.use(requestLog(logger));
   // No upgrade-insecure-requests: the arena is often served over plain HTTP (locally, behind a TLS proxy).
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   // The web front end's static files are not rate-limited; the API calls its pages make are.

@@ -22,6 +22,18 @@ describe('pairBots', () => {
     expect(sets.sort()).toEqual(['ab', 'cd']);
   });
 
+  it('pairs two house bots only when houseVsHouse allows it', () => {
+    const house = (id: string, rating: number): Candidate => ({ ...bot(id, rating, 10, 3), house: true });
+    const candidates = [house('h1', 1500), house('h2', 1505), house('h3', 1510), bot('guest', 2000, 0, 3)];
+    for (let seed = 0; seed < 30; seed++) {
+      const apart = pairBots(candidates, { ...options, houseVsHouse: false }, seededRandom(seed));
+      expect(apart.length).toBeGreaterThan(0);
+      for (const { black, white } of apart) expect([black, white]).toContain('guest');
+      const together = pairBots(candidates, { ...options, houseVsHouse: true }, seededRandom(seed));
+      expect(together.some(({ black, white }) => black !== 'guest' && white !== 'guest')).toBe(true);
+    }
+  });
+
   it('never exceeds a bot’s capacity or pairs a bot with itself', () => {
     const candidates = Array.from({ length: 12 }, (_, i) => bot(`b${i}`, 1500 + i * 10, i, 1 + (i % 3)));
     for (let seed = 0; seed < 50; seed++) {

@@ -13,6 +13,8 @@ export interface Candidate {
   readonly capacity: number;
   /** Black games minus white games so far. */
   readonly colorBalance: number;
+  /** One of the arena's house bots. */
+  readonly house?: boolean;
 }
 
 export interface PairingOptions {
@@ -22,6 +24,12 @@ export interface PairingOptions {
   readonly nearest: number;
   /** …except with this probability, when it is drawn among everyone eligible. */
   readonly farProbability: number;
+  /**
+   * Whether two house bots may be paired. Off in production: their games would fill the match
+   * history and the rating list with the arena talking to itself. On for the demo, where there is
+   * nobody else to play at first.
+   */
+  readonly houseVsHouse?: boolean;
 }
 
 export interface Pairing {
@@ -35,7 +43,7 @@ function pick<T>(items: readonly T[], random: () => number): T {
 
 /**
  * Pairs eligible bots for one round. Never exceeds a bot's capacity, never pairs a bot with itself
- * or the same two bots twice in a round.
+ * or the same two bots twice in a round, nor two house bots unless `houseVsHouse`.
  *
  * @example
  * pairBots([{ id: 'a', rating: 1500, ratedGames: 0, capacity: 1, colorBalance: 0 }, …], { maxPairs: 10, nearest: 3, farProbability: 0.1 }, Math.random)
@@ -59,7 +67,10 @@ export function pairBots(
     while ((capacity.get(bot.id) ?? 0) > 0 && pairs.length < options.maxPairs) {
       const others = candidates.filter(
         (other) =>
-          other.id !== bot.id && (capacity.get(other.id) ?? 0) > 0 && !paired.has(key(bot.id, other.id)),
+          other.id !== bot.id &&
+          (capacity.get(other.id) ?? 0) > 0 &&
+          !paired.has(key(bot.id, other.id)) &&
+          (options.houseVsHouse !== false || !(bot.house && other.house)),
       );
       if (others.length === 0) break;
       const pool =

@@ -85,6 +85,7 @@ export class ArenaScheduler {
       ratedGames: bot.ratedGames,
       capacity: Math.max(0, config.matchmaking.maxConcurrentPerBot - (active[i] ?? 0)),
       colorBalance: balances[i] ?? 0,
+      house: bot.house !== null,
     }));
     const pairs = pairBots(
       candidates,

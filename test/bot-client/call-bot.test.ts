@@ -25,7 +25,12 @@ describe('BotClient.callBot', () => {
         state: firstTurnState(),
         timeoutMs: 2000,
       });
-      expect(outcome).toEqual({ ok: true, action: { action: 'e3' }, latencyMs: expect.any(Number), status: 200 });
+      expect(outcome).toEqual({
+        ok: true,
+        action: { action: 'e3' },
+        latencyMs: expect.any(Number),
+        status: 200,
+      });
     });
 
     it('posts the state as JSON with a signature the bot can verify', async () => {

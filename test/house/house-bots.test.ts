@@ -146,16 +146,25 @@ describe('the house bots', () => {
     }
   });
 
-  it('are available to matchmaking without listening to anything, and play rated games among themselves', async () => {
-    const { scheduler, close } = await schedulerFor(h);
+  it('are available to matchmaking without listening to anything; they meet each other only if allowed', async () => {
+    const houseIds = new Set(HOUSE_BOTS.map((bot) => bot.id));
+    const houseOnly = <M extends { black: { id: string }; white: { id: string } }>(matches: M[]) =>
+      matches.filter((m) => houseIds.has(m.black.id) && houseIds.has(m.white.id));
+    const apart = await schedulerFor(h);
     try {
-      const created = await scheduler.matchmake();
-      expect(created.length).toBeGreaterThanOrEqual(1);
-      const matches = await Promise.all(created.map(getMatch));
-      const houseIds = new Set(HOUSE_BOTS.map((bot) => bot.id));
-      const houseGames = matches.filter((m) => houseIds.has(m.black.id) && houseIds.has(m.white.id));
-      expect(houseGames.length).toBeGreaterThanOrEqual(1);
-      for (const match of houseGames) {
+      const created = await Promise.all((await apart.scheduler.matchmake()).map(getMatch));
+      expect(houseOnly(created)).toEqual([]);
+    } finally {
+      await apart.close();
+    }
+    const demo = await schedulerFor({
+      ...h,
+      config: { ...h.config, matchmaking: { ...h.config.matchmaking, houseVsHouse: true } },
+    });
+    try {
+      const created = await Promise.all((await demo.scheduler.matchmake()).map(getMatch));
+      expect(houseOnly(created).length).toBeGreaterThanOrEqual(1);
+      for (const match of houseOnly(created)) {
         await arena.runner.play(match.id, new AbortController().signal);
         const played = await getMatch(match.id);
         expect(played.rated).toBe(true);
@@ -163,7 +172,7 @@ describe('the house bots', () => {
         expect(played.ratings).not.toBeNull();
       }
     } finally {
-      await close();
+      await demo.close();
     }
   });
 });

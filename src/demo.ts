@@ -1,0 +1,17 @@
+/**
+ * `npm run demo`: the arena as `npm start` runs it, set up for trying it on one machine: bot URLs
+ * on loopback allowed (for bots you run locally), the house bots registered and playing each other
+ * (so the leaderboard fills within a minute), matchmaking on and quick, its data under the `demo` prefix apart from a real arena's. Any of these can still be set
+ * in the environment.
+ */
+const DEMO_DEFAULTS: Record<string, string> = {
+  ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
+  HOUSE_BOTS: 'true',
+  MATCHMAKING_ENABLED: 'true',
+  MATCHMAKING_INTERVAL_MS: '3000',
+  MATCHMAKING_HOUSE_VS_HOUSE: 'true',
+  STRENGTH_INTERVAL_MS: '15000',
+  REDIS_PREFIX: 'demo',
+};
+for (const [name, value] of Object.entries(DEMO_DEFAULTS)) process.env[name] ??= value;
+await import('./main.ts');

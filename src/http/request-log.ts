@@ -1,0 +1,49 @@
+import type { Request, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Principal } from '../arena/principal.ts';
+import { principalOf } from './auth.ts';
+
+/** Who made a request, for the log: never a token, only what it was verified to be. */
+function principalLabel(principal: Principal | null): string {
+  if (principal === null) return 'anonymous';
+  return principal.kind === 'admin' ? 'admin' : principal.botId;
+}
+
+/**
+ * The route template (`/v1/bots/:botId`) when a route matched, so that lines group by endpoint and
+ * ids stay out of the message; otherwise the path, cut short (it is the client's to choose).
+ */
+function routeOf(req: Request): string {
+  const template = req.route?.path;
+  if (typeof template === 'string') return `${req.baseUrl}${template}`;
+  return req.path.length > 80 ? `${req.path.slice(0, 80)}…` : req.path;
+}
+
+/**
+ * One short log line per request, when its answer is sent or the client goes away: method, route,
+ * status, milliseconds and principal, as fields and as the message
+ * (`GET /v1/bots/:botId 200 3ms anonymous`). No headers, no bodies. 5xx answers log at `error`.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    let logged = false;
+    const log = () => {
+      if (logged) return;
+      logged = true;
+      const line = {
+        method: req.method,
+        route: routeOf(req),
+        // A client that left before the answer was complete: nginx's 499.
+        status: res.writableFinished ? res.statusCode : 499,
+        ms: Math.round(performance.now() - started),
+        principal: principalLabel(principalOf(res)),
+      };
+      const level = line.status >= 500 ? 'error' : 'info';
+      logger[level](line, `${line.method} ${line.route} ${line.status} ${line.ms}ms ${line.principal}`);
+    };
+    res.once('finish', log);
+    res.once('close', log);
+    next();
+  };
+}

@@ -1,0 +1,78 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggerOptions } from '../../src/logger.ts';
+import { startApi } from '../../src/service.ts';
+import { bearer, registerBot } from '../support/api.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+
+/** The app of a harness' configuration, logging JSON lines (as `npm start` does off a terminal) into `lines`. */
+const lines: string[] = [];
+let h: Harness;
+let api: Awaited<ReturnType<typeof startApi>>;
+beforeAll(async () => {
+  h = await createHarness();
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  api = await startApi(
+    { ...h.config, logLevel: 'info' },
+    pino(loggerOptions({ logLevel: 'info' }, false), sink),
+    () => false,
+  );
+});
+afterAll(async () => {
+  await api.close();
+  await h.close();
+});
+
+const linesAbout = (route: string) =>
+  lines.map((line) => JSON.parse(line)).filter((entry) => entry.route === route);
+
+describe('the request log', () => {
+  it('writes one short JSON line per request: method, route, status, ms, principal', async () => {
+    const bot = await registerBot({ ...h, app: api.app }, { name: 'logged-bot' });
+    lines.length = 0;
+    await request(api.app).get(`/v1/bots/${bot.id}`).set(bearer(bot.token)).expect(200);
+    const entries = linesAbout('/v1/bots/:botId');
+    expect(entries).toHaveLength(1);
+    const [entry] = entries;
+    expect(Object.keys(entry).sort()).toEqual([
+      'level',
+      'method',
+      'ms',
+      'msg',
+      'principal',
+      'route',
+      'status',
+      'time',
+    ]);
+    expect(entry).toMatchObject({ method: 'GET', status: 200, principal: bot.id, level: 30 });
+    expect(entry.msg).toBe(`GET /v1/bots/:botId 200 ${entry.ms}ms ${bot.id}`);
+    const raw = lines.find((line) => line.includes('/v1/bots/:botId'))!;
+    expect(raw.length).toBeLessThan(250);
+    expect(raw).not.toContain(bot.token);
+  });
+
+  it('names refused and unknown requests too, without the token they sent', async () => {
+    lines.length = 0;
+    await request(api.app).get('/v1/leaderboard').set(bearer('rvb_wrong-token-0123')).expect(401);
+    await request(api.app)
+      .get(`/no/such/${'x'.repeat(200)}`)
+      .expect(404);
+    expect(lines.join('\n')).not.toContain('rvb_wrong-token-0123');
+    const refused = linesAbout('/v1/leaderboard');
+    expect(refused).toMatchObject([{ status: 401, principal: 'anonymous' }]);
+    const unknown = lines.map((line) => JSON.parse(line)).find((entry) => entry.status === 404);
+    expect(unknown.route.length).toBeLessThanOrEqual(81);
+  });
+
+  it('is readable in a terminal: pino-pretty when stdout is a TTY, JSON otherwise', () => {
+    expect(loggerOptions({ logLevel: 'info' }, true).transport).toMatchObject({ target: 'pino-pretty' });
+    expect(loggerOptions({ logLevel: 'info' }, false).transport).toBeUndefined();
+  });
+});
