@@ -1,25 +1,23 @@
 import { spawn } from 'node:child_process';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerBot } from '../../test/support/api.ts';
 import { createHarness, type Harness } from '../../test/support/harness.ts';
 import { freePort } from '../../test/support/private-redis.ts';
+import { serve } from '../../test/support/serve.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let h: Harness;
-let server: Server;
+let site: Awaited<ReturnType<typeof serve>>;
 let arena: string;
 beforeAll(async () => {
   h = await createHarness();
-  server = h.app.listen(0, '127.0.0.1');
-  await new Promise((done) => server.once('listening', done));
-  arena = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await serve(h);
+  arena = site.origin;
 });
 afterAll(async () => {
-  await new Promise((done) => server.close(done));
+  await site.close();
   await h.close();
 });
 

@@ -7,6 +7,7 @@
  */
 
 import { parseArgs } from 'node:util';
+import { eventLine } from './event-line.ts';
 import { runPullBot, TokenRefusedError, whoAmI } from './pull.ts';
 import { BOT_KINDS, type BotKind, chooser, startBot } from './server.ts';
 
@@ -65,8 +66,8 @@ if (pull) {
     choose: chooser(kind as BotKind, { depth }),
     signal: stop.signal,
     onEvent: (event, data) => {
-      const { matchId, ply } = data as { matchId?: string; ply?: number };
-      console.log(event, matchId ?? '', ply ?? '');
+      const line = eventLine(event, data);
+      if (line !== null) console.log(line);
     },
   }).catch(exitWith);
   process.exit(0);

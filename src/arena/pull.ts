@@ -143,12 +143,16 @@ export class PullService {
     }
   }
 
+  /**
+   * Plays a pull bot's move. `played` is true only for the post that put the move on the board (not
+   * for a retry of it): that is the move the arena asked for, which the rate limit does not count.
+   */
   async act(
     principal: Principal | null,
     matchId: string,
     input: ActionInput,
     idempotencyKey?: string,
-  ): Promise<MatchState> {
+  ): Promise<{ readonly state: MatchState; readonly played: boolean }> {
     const who = requirePrincipal(principal);
     const { match, moves, ratings } = await this.load(matchId);
     const color = colorOf(match, who);
@@ -175,7 +179,7 @@ export class PullService {
           `Ply ${earlier.ply} was already played with ${earlier.action}.`,
         );
       }
-      return this.state(who, matchId);
+      return { state: await this.state(who, matchId), played: false };
     }
 
     if (match.status === 'finished' || match.status === 'aborted') {
@@ -214,7 +218,7 @@ export class PullService {
       ...moves,
       { ply: submitted.ply, player: color, square: input.action, flips: played.flips, latencyMs: 0 },
     ];
-    return matchState({
+    const state = matchState({
       match,
       moves: after,
       viewer: color,
@@ -222,6 +226,7 @@ export class PullService {
       deadline: null,
       position: played.position,
     });
+    return { state, played: outcome.accepted };
   }
 
   private recordedAt(

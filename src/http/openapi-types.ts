@@ -429,6 +429,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document, as JSON
+         * @description The same document as `GET /openapi.yaml`, as JSON, for programs that read it without a YAML parser
+         *     (the web page `/protocol` renders the bot protocol from it).
+         */
+        get: operations["getOpenApiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -719,11 +740,16 @@ export interface components {
             latencyMs: number;
         };
         /**
-         * @description `completed`: played to the end. `timeout`, `bot-error` (unreachable, connection error, non-2xx),
-         *     `invalid-response` (not the action JSON) and `illegal-move` end the match as a loss for the bot
-         *     at fault. `no-show`: a side faulted (see `fault`) before making a single move of its own in the
-         *     match; there is no winner, no rating changes and no win, draw or loss is counted for either side.
-         *     `aborted`: stopped by the arena without a winner.
+         * @description Why the match ended. `timeout`, `bot-error`, `invalid-response` and `illegal-move` are faults: the
+         *     match is a loss for the bot at fault, unless that bot had not made a move of its own yet (`no-show`).
+         *
+         *     - `completed`: played to the end.
+         *     - `timeout`: the bot at fault did not answer within its time limit plus what was left of its overage bank.
+         *     - `bot-error`: the bot at fault could not be reached, the connection failed, or it answered with a status other than 2xx (a redirect included).
+         *     - `invalid-response`: the bot at fault answered something that is not the action JSON (`BotAction`).
+         *     - `illegal-move`: the bot at fault played a move that is not legal in the state it was sent.
+         *     - `no-show`: a side faulted (see `fault`) before making a single move of its own in the match: there is no winner, no rating changes and no win, draw or loss is counted for either side.
+         *     - `aborted`: stopped by the arena without a winner.
          * @enum {string}
          */
         ResultReason: "completed" | "timeout" | "bot-error" | "invalid-response" | "illegal-move" | "no-show" | "aborted";
@@ -1738,6 +1764,26 @@ export interface operations {
             };
         };
     };
+    getOpenApiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
     getDocs: {
         parameters: {
             query?: never;
@@ -1761,7 +1807,30 @@ export interface operations {
     botTurn: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /**
+                 * @description Unique per call, and readable in logs: the match id, the ply and 12 random hex digits. A ply the
+                 *     arena asks again gets a new id.
+                 * @example match_01JC3S2Q7G5T1XK0V3JH3W6R2D-1-9f2c04d1e5ab
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When the arena signed the call, in whole seconds since the Unix epoch. Refuse a call whose
+                 *     timestamp is far from your clock (the Standard Webhooks libraries allow five minutes): it may be
+                 *     a replay.
+                 * @example 1764680000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, where `<body>` is
+                 *     the request body byte for byte, keyed with the base64-decoded part of the bot's `webhookSecret`
+                 *     after `whsec_`. Compare it in constant time, or let a Standard Webhooks library do it all:
+                 *     `new Webhook(webhookSecret).verify(body, headers)`. The example is the signature of the `BotState`
+                 *     example (as compact JSON) under the example `webhookSecret` and the two headers above.
+                 * @example v1,MppO58/BrcDDmvPlpfNlIOojqmUE+CSGZhvmJ7EpTOo=
+                 */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };

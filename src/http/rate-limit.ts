@@ -35,6 +35,17 @@ function scriptSafeSender(redis: Redis) {
   };
 }
 
+const MOVE_PLAYED = 'rateLimitMovePlayed';
+
+/**
+ * Marks a request that played a move the arena asked for. The general limit gives it back: a pull
+ * bot in many matches against fast opponents plays as many moves as the arena asks, and a limit on
+ * them would make it lose on time. Retries, refused actions and every other request still count.
+ */
+export function markMovePlayed(res: Response): void {
+  res.locals[MOVE_PLAYED] = true;
+}
+
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 const addressKey = (ip: string | undefined) => `a:${ipKeyGenerator(ip ?? 'unknown')}`;
@@ -62,6 +73,8 @@ export function rateLimiter(redis: Redis, prefix: string, limits: Config['rateLi
       return who.kind === 'admin' ? 'admin' : `b:${who.botId}`;
     },
     skip: (req) => UNLIMITED_PATHS.has(req.path),
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => res.locals[MOVE_PLAYED] === true,
     validate,
     store: new RateLimitStore({ sendCommand: scriptSafeSender(redis), prefix: `${prefix}:rate:` }),
     handler: (_req, _res, next, options) => {

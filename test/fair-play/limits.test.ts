@@ -1,24 +1,26 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooser, runPullBot } from '../../examples/bots/index.ts';
+import { PullStore } from '../../src/store/pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
+import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { until } from '../support/private-redis.ts';
+import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import { serve } from '../support/serve.ts';
 import { openSse, type SseConnection } from '../support/sse.ts';
 
 describe('event streams and long polls', () => {
   let h: Harness;
-  let server: Server;
+  let site: Awaited<ReturnType<typeof serve>>;
   let base: string;
   beforeAll(async () => {
     h = await createHarness({ MAX_STREAMS_PER_BOT: '3', SSE_KEEPALIVE_MS: '200' });
-    server = h.app.listen(0, '127.0.0.1');
-    await new Promise((done) => server.once('listening', done));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    site = await serve(h);
+    base = site.origin;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((done) => server.close(done));
+    await site.close();
     await h.close();
   });
 
@@ -119,5 +121,49 @@ describe('rate limits', () => {
     const refused = await register('reg-5');
     expect(refused.body.code).toBe('rate-limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('the rate limit and a pull bot', () => {
+  let world: PullArena;
+  beforeAll(async () => {
+    world = await startPullArena({ RATE_LIMIT_PER_TOKEN: '5' });
+  });
+  afterAll(() => world.close());
+
+  it('does not count the moves the arena asks for, only the other requests and the retries', async () => {
+    const { h, arena, base, pushBot } = world;
+    const puller = await registerBot(h, { name: 'busy-pull' });
+    const pusher = await registerBot(h, { name: 'busy-push', url: pushBot.url });
+    const stop = new AbortController();
+    const running = runPullBot({
+      arena: base,
+      token: puller.token,
+      choose: chooser('greedy'),
+      signal: stop.signal,
+    });
+    const presence = new PullStore(h.redis, h.prefix);
+    await until(() => presence.isOnline(puller.id), 'the bot to connect to its event stream');
+    const id = await createMatch(h, pusher.id, puller.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
+    expect(await arena.runner.play(id, new AbortController().signal)).toBe('finished');
+    stop.abort();
+    await running;
+    const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
+    expect(match.result.reason).toBe('completed');
+    const own = match.moves.filter((move: { player: string }) => move.player === 'white');
+    expect(own.length).toBeGreaterThan(5); // more moves than the limit allows requests
+
+    // A retry of a played move is not a move the arena asked for: it counts, up to the limit.
+    const last = own.at(-1);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await request(h.app)
+        .post(`/v1/matches/${id}/actions`)
+        .set(bearer(puller.token))
+        .send({ action: last.square, ply: last.ply });
+      statuses.push(res.status);
+    }
+    expect(statuses).toContain(429);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThan(5);
   });
 });

@@ -1,11 +1,10 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { closedPort, type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { serve } from '../support/serve.ts';
 import { openSse } from '../support/sse.ts';
 
 const SECRET = 's3cret-in-the-query';
@@ -13,7 +12,7 @@ const SECRET = 's3cret-in-the-query';
 let h: Harness;
 let arena: ReturnType<typeof runnerFor>;
 let healthy: LoopbackBot;
-let server: Server;
+let site: Awaited<ReturnType<typeof serve>>;
 let base: string;
 let port: number;
 let down: RegisteredBot;
@@ -23,9 +22,8 @@ beforeAll(async () => {
   h = await createHarness({ MATCHMAKING_PAUSE_AFTER_FAULTS: '1' });
   arena = runnerFor(h);
   healthy = await startLoopbackBot(playsFirstLegal());
-  server = h.app.listen(0, '127.0.0.1');
-  await new Promise((done) => server.once('listening', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await serve(h);
+  base = site.origin;
   port = await closedPort();
   // A push bot whose URL carries a secret, on a port where nothing listens: it faults at ply 1.
   down = await registerBot(h, { name: 'private-url', url: `http://127.0.0.1:${port}/hook?key=${SECRET}` });
@@ -35,8 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await healthy.close();
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
+  await site.close();
   await arena.close();
   await h.close();
 });

@@ -1,36 +1,30 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPullBot } from '../../examples/bots/pull.ts';
 import { ensureHouseBots } from '../../src/arena/house-bots.ts';
-import { systemClock } from '../../src/clock.ts';
 import { chooseGreedy } from '../../src/house/greedy.ts';
 import { HOUSE_BOTS } from '../../src/house/roster.ts';
-import { PullPlayer } from '../../src/match/pull-player.ts';
 import { PullStore } from '../../src/store/pull-store.ts';
 import { admin, bearer, registerBot, storedKeys } from '../support/api.ts';
-import { createMatch, runnerFor } from '../support/arena.ts';
+import { createMatch, pullPlayers, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { schedulerFor } from '../support/scheduler.ts';
+import { serve } from '../support/serve.ts';
 
 let h: Harness;
 let pull: PullStore;
 let arena: ReturnType<typeof runnerFor>;
-let server: Server;
+let site: Awaited<ReturnType<typeof serve>>;
 let base: string;
 beforeAll(async () => {
   h = await createHarness({ HOUSE_BOTS: 'true' });
   pull = new PullStore(h.redis, h.prefix);
-  arena = runnerFor(h, {
-    pull: (botId) => new PullPlayer(botId, { pull, store: h.store, clock: systemClock }),
-  });
-  server = h.app.listen(0, '127.0.0.1');
-  await new Promise((done) => server.once('listening', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  arena = runnerFor(h, { pull: pullPlayers(h) });
+  site = await serve(h);
+  base = site.origin;
 });
 afterAll(async () => {
-  await new Promise((done) => server.close(done));
+  await site.close();
   await arena.close();
   await pull.close();
   await h.close();

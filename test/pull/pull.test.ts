@@ -1,40 +1,24 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot, seededRandom } from '../../examples/bots/index.ts';
-import { systemClock } from '../../src/clock.ts';
-import { PullPlayer } from '../../src/match/pull-player.ts';
 import { PullStore } from '../../src/store/pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
-import { createMatch, runnerFor } from '../support/arena.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { createMatch } from '../support/arena.ts';
+import type { Harness } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';
+import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { openSse } from '../support/sse.ts';
 
+let world: PullArena;
 let h: Harness;
-let arena: ReturnType<typeof runnerFor>;
-let server: Server;
+let arena: PullArena['arena'];
 let base: string;
-let pushBot: LoopbackBot;
+let pushBot: PullArena['pushBot'];
 beforeAll(async () => {
-  h = await createHarness({ SSE_KEEPALIVE_MS: '300' });
-  const pull = new PullStore(h.redis, h.prefix);
-  arena = runnerFor(h, {
-    pull: (botId) => new PullPlayer(botId, { pull, store: h.store, clock: systemClock }),
-  });
-  server = h.app.listen(0, '127.0.0.1');
-  await new Promise((done) => server.once('listening', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  pushBot = await startLoopbackBot(playsFirstLegal());
+  world = await startPullArena({ SSE_KEEPALIVE_MS: '300' });
+  ({ h, arena, base, pushBot } = world);
 });
-afterAll(async () => {
-  await pushBot.close();
-  await new Promise((done) => server.close(done));
-  await arena.close();
-  await h.close();
-});
+afterAll(() => world.close());
 
 const state = (id: string, token?: string, waitMs = 0) => {
   const req = request(h.app).get(`/v1/matches/${id}/state`).query({ waitMs });

@@ -4,7 +4,7 @@ import { BotClient } from '../../src/bot-client/index.ts';
 import { systemClock } from '../../src/clock.ts';
 import type { Player } from '../../src/match/player.ts';
 import { playersFor } from '../../src/match/players.ts';
-import { announceStart } from '../../src/match/pull-player.ts';
+import { announceStart, PullPlayer } from '../../src/match/pull-player.ts';
 import { eloRule } from '../../src/match/rating-rule.ts';
 import { MatchRunner } from '../../src/match/runner.ts';
 import { PullStore } from '../../src/store/pull-store.ts';
@@ -34,6 +34,12 @@ export function runnerFor(
     pauseAfterFaults: options.pauseAfterFaults ?? h.config.matchmaking.pauseAfterFaults,
   });
   return { runner, close: () => client.close() };
+}
+
+/** Plays pull bots through the harness' Redis, for `runnerFor(h, { pull: pullPlayers(h) })`. */
+export function pullPlayers(h: Harness): (botId: string) => Player {
+  const pull = new PullStore(h.redis, h.prefix);
+  return (botId) => new PullPlayer(botId, { pull, store: h.store, clock: systemClock });
 }
 
 /** Creates a match through the API (as the admin) and returns its id. */

@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -223,21 +221,6 @@ function firstLine(error: unknown): string {
   const line = lines.find((candidate) => /\b\w*Error\b/.test(candidate)) ?? lines[0] ?? '';
   // An uncaught error with properties prints as `[Error: message] { code: ... }`.
   return line.replace(/^\[(.*)\]\s*\{$/, '$1');
-}
-
-/** The harness' app on a loopback port, for the browser. */
-export async function serve(h: Harness): Promise<{ origin: string; close(): Promise<void> }> {
-  const server: Server = h.app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureHouseBots } from '../../src/arena/house-bots.ts';
 import { type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { serve } from '../support/serve.ts';
 import {
   arenaFor,
   firstLegal,
@@ -11,7 +14,6 @@ import {
   movesOnceThenGarbage,
   pageProblems,
   screenshot,
-  serve,
 } from './browser.ts';
 
 let h: Harness;
@@ -198,5 +200,22 @@ describe("a bot's page", () => {
   it('says so when there is no such bot', async () => {
     await page.goto(`${site.origin}/bots/bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH`);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('There is no bot with the id');
+  });
+});
+
+describe('house bots', () => {
+  it('are marked on the leaderboard and their page says who plays them', async () => {
+    await ensureHouseBots(h.store, { now: Date.now(), random: randomBytes, startingRating: 1500 });
+    await page.goto(`${site.origin}/`);
+    const houseRow = page.locator('#lb-body tr', { hasText: 'house-greedy' });
+    await expect(houseRow.locator('th .badge').textContent()).resolves.toBe('house');
+    const ownRow = page.locator(`#lb-body tr[data-bot-id="${bots.alpha.id}"]`);
+    await expect(ownRow.locator('th .badge').count()).resolves.toBe(0);
+
+    await houseRow.locator('th a').click();
+    await page.locator('#profile dd').first().waitFor();
+    await expect(page.locator('#profile').textContent()).resolves.toContain(
+      "house (the arena's own sparring partner",
+    );
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import type { SeenRequest } from '../support/loopback-bot.ts';
+import { serve } from '../support/serve.ts';
 import {
   arenaFor,
   firstLegal,
@@ -13,7 +14,6 @@ import {
   movesOnceThenGarbage,
   pageProblems,
   screenshot,
-  serve,
 } from './browser.ts';
 
 let h: Harness;

@@ -3,7 +3,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { launchBrowser, pageProblems, screenshot, serve } from './browser.ts';
+import { serve } from '../support/serve.ts';
+import { launchBrowser, pageProblems, screenshot } from './browser.ts';
 
 let h: Harness;
 let site: Awaited<ReturnType<typeof serve>>;

@@ -20,6 +20,11 @@ import {
 const $ = (id) => document.getElementById(id);
 const botId = idFromLocation();
 const RATINGS_LIMIT = 200;
+const KIND_TEXT = {
+  push: 'push (the arena calls its URL)',
+  pull: 'pull (plays through the API)',
+  house: "house (the arena's own sparring partner, played by its workers)",
+};
 let nextCursor = null;
 
 function profileRows(bot) {
@@ -32,7 +37,7 @@ function profileRows(bot) {
       'Record',
       `${bot.games} ${bot.games === 1 ? 'game' : 'games'}: ${bot.wins} won, ${bot.draws} drawn, ${bot.losses} lost`,
     ],
-    ['Kind', bot.kind === 'push' ? 'push (the arena calls its URL)' : 'pull (plays through the API)'],
+    ['Kind', KIND_TEXT[bot.kind] ?? bot.kind],
     ['Status', bot.status],
     ['Registered', formatDateTime(bot.createdAt)],
     ['Last played', bot.lastPlayedAt ? formatDateTime(bot.lastPlayedAt) : 'never'],

@@ -124,7 +124,14 @@ function row(entry, now) {
     'tr',
     { dataset: { botId: entry.bot.id } },
     el('td', { class: 'num' }, String(entry.rank)),
-    el('th', { scope: 'row' }, botLink(entry.bot)),
+    el(
+      'th',
+      { scope: 'row' },
+      botLink(entry.bot),
+      entry.house
+        ? el('span', { class: 'badge', title: "One of the arena's own sparring partners" }, 'house')
+        : null,
+    ),
     ratingCell(entry),
     strengthCell(entry.strength),
     el('td', { class: 'num' }, String(entry.games)),

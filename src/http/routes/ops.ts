@@ -42,6 +42,12 @@ export function opsRouter(deps: OpsDeps): Router {
     res.type('application/yaml').set('Cache-Control', 'public, max-age=300').send(deps.spec.text);
   });
 
+  // The same document for browsers, which have no YAML parser: the /protocol page renders from it.
+  const json = JSON.stringify(deps.spec.document);
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').set('Cache-Control', 'public, max-age=300').send(json);
+  });
+
   router.use(
     '/docs',
     swaggerUi.serveFiles(undefined, { swaggerUrl: '/openapi.yaml' }),

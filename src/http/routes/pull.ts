@@ -7,6 +7,7 @@ import type { ArenaStore } from '../../store/store.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
+import { markMovePlayed } from '../rate-limit.ts';
 import {
   idempotencyKeyHeader,
   lastEventIdHeader,
@@ -51,7 +52,9 @@ export function pullRouter(deps: PullRouterDeps): Router {
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const body = parse(pullActionBody, req.body, 'body');
     const key = parse(idempotencyKeyHeader, req.get('idempotency-key'), 'headers');
-    res.json(await deps.service.act(principalOf(res), matchId, body, key));
+    const { state, played } = await deps.service.act(principalOf(res), matchId, body, key);
+    if (played) markMovePlayed(res);
+    res.json(state);
   });
 
   router.get('/v1/bots/me/matches', async (req, res) => {

@@ -36,7 +36,7 @@ const page =
   };
 
 /**
- * Serves the front end under `/`: the pages at `/`, `/register`, `/bots/<botId>` and
+ * Serves the front end under `/`: the pages at `/`, `/register`, `/protocol`, `/bots/<botId>` and
  * `/matches/<matchId>`, and their files under `/assets/`. Mount it after the API routers and before
  * the not-found handler; it answers nothing under `/v1`.
  *
@@ -47,6 +47,7 @@ export function webRouter(): Router {
   const router = Router();
   router.get('/', page('index.html'));
   router.get('/register', page('register.html'));
+  router.get('/protocol', page('protocol.html'));
   router.get('/bots/:botId', page('bot.html', BOT_ID, 'botId'));
   router.get('/matches/:matchId', page('match.html', MATCH_ID, 'matchId'));
   router.get('/favicon.svg', (_req, res) => {
