@@ -67,6 +67,16 @@ const envSchema = z.object({
   /** Requests a client address may make per window without a token. */
   RATE_LIMIT_PER_IP: integer(300, 1),
   TRUST_PROXY: z.string().default('loopback'),
+  /** Serve /metrics on this port, without a token, and not on PORT (which then answers 404). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /** Open connections one client address may hold; past it, the newest is closed. */
+  MAX_CONNECTIONS_PER_ADDRESS: integer(64, 1),
+  /** A client must send its request headers within this long (slowloris), */
+  HTTP_HEADERS_TIMEOUT_MS: integer(10_000, 1000),
+  /** and its whole request (headers and body) within this long. Event streams and long polls are answers, not requests: not cut. */
+  HTTP_REQUEST_TIMEOUT_MS: integer(30_000, 1000),
+  /** An idle keep-alive connection is closed after this long. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(5000, 100),
   SHUTDOWN_GRACE_MS: integer(10_000, 0),
   /** After the grace period, how long a shutdown may still take before the process exits with 1. */
   SHUTDOWN_STALL_MS: integer(10_000, 0),
@@ -137,6 +147,13 @@ export interface Config {
     readonly provisionalGames: number;
   };
   readonly trustProxy: string;
+  readonly metricsPort: number | undefined;
+  readonly http: {
+    readonly maxConnectionsPerAddress: number;
+    readonly headersTimeoutMs: number;
+    readonly requestTimeoutMs: number;
+    readonly keepAliveTimeoutMs: number;
+  };
   readonly shutdownGraceMs: number;
   readonly shutdownStallMs: number;
   readonly sseKeepAliveMs: number;
@@ -169,6 +186,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'Invalid configuration: need TIME_LIMIT_MS_MIN <= TIME_LIMIT_MS_DEFAULT <= TIME_LIMIT_MS_MAX',
     );
+  }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: need HTTP_HEADERS_TIMEOUT_MS <= HTTP_REQUEST_TIMEOUT_MS');
   }
   if (overage.default > overage.max) {
     throw new ConfigError('Invalid configuration: need OVERAGE_MS_DEFAULT <= OVERAGE_MS_MAX');
@@ -232,6 +252,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       provisionalGames: e.ELO_PROVISIONAL_GAMES,
     },
     trustProxy: e.TRUST_PROXY,
+    metricsPort: e.METRICS_PORT,
+    http: {
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownStallMs: e.SHUTDOWN_STALL_MS,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,

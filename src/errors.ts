@@ -74,3 +74,14 @@ export class UnavailableError extends ArenaError {}
 
 /** The body is larger than the server accepts. */
 export class PayloadTooLargeError extends ArenaError {}
+
+/** The path exists, but not with this method; `allow` lists the methods it has. */
+export class MethodNotAllowedError extends ArenaError {
+  constructor(
+    code: string,
+    message: string,
+    readonly allow: readonly string[],
+  ) {
+    super(code, message);
+  }
+}

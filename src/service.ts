@@ -18,7 +18,7 @@ import { MatchWorker } from './match/worker.ts';
 import { ArenaScheduler } from './matchmaking/scheduler.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
 import { PullStore } from './store/pull-store.ts';
-import { createRedis } from './store/redis-connection.ts';
+import { createRedis, RedisOutageLog, redisErrorListener } from './store/redis-connection.ts';
 import { RedisStore } from './store/redis-store.ts';
 
 const random = (size: number) => randomBytes(size);
@@ -54,12 +54,17 @@ async function connect(redis: Redis): Promise<Redis> {
  * `npm run worker` runs this alone; `npm start` runs it beside the API.
  */
 export async function startWorkers(config: Config, logger: Logger) {
-  const workerRedis = await connect(createRedis(config.redis.url, 'worker'));
-  const storeRedis = await connect(createRedis(config.redis.url, 'worker'));
+  const outages = new RedisOutageLog(logger);
+  const workerRedis = await connect(outages.watch(createRedis(config.redis.url, 'worker')));
+  const storeRedis = await connect(outages.watch(createRedis(config.redis.url, 'worker')));
   const store = new RedisStore(storeRedis, config.redis.prefix);
   // BullMQ defines its scripts on the connection it is given, and ioredis copies every script onto
   // each pipeline it builds: on the store's connection that would tax every store read.
-  const queue = new BullMatchQueue(workerRedis, config.redis.prefix);
+  const queue = new BullMatchQueue(
+    workerRedis,
+    config.redis.prefix,
+    redisErrorListener(outages, logger, 'match queue error'),
+  );
   const client = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
   const pullStore = new PullStore(storeRedis, config.redis.prefix);
   const pull = (botId: string): Player =>
@@ -82,6 +87,7 @@ export async function startWorkers(config: Config, logger: Logger) {
     queue,
     clock: systemClock,
     logger,
+    outages,
     lockDurationMs: config.workers.lockDurationMs,
   });
   const scheduler = new ArenaScheduler({
@@ -93,6 +99,7 @@ export async function startWorkers(config: Config, logger: Logger) {
     clock: systemClock,
     random: Math.random,
     logger,
+    outages,
   });
   await scheduler.start();
   logger.info(
@@ -120,18 +127,21 @@ export async function startWorkers(config: Config, logger: Logger) {
  * (the tests' harness builds its app here too, so they run this very wiring).
  */
 export async function startApi(config: Config, logger: Logger, isShuttingDown: () => boolean) {
-  const redis = createRedis(config.redis.url, 'api');
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const outages = new RedisOutageLog(logger);
+  const redis = outages.watch(createRedis(config.redis.url, 'api'));
   await connect(redis);
   const store = new RedisStore(redis, config.redis.prefix);
   // A connection of the queue's own: BullMQ's scripts on the store's would slow its pipelines.
-  const queueRedis = redis.duplicate({ connectionName: 'reversi-arena-api-queue' });
-  queueRedis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const queueRedis = outages.watch(redis.duplicate({ connectionName: 'reversi-arena-api-queue' }));
   await connect(queueRedis).catch((error: unknown) => {
     redis.disconnect();
     throw error;
   });
-  const queue = new BullMatchQueue(queueRedis, config.redis.prefix);
+  const queue = new BullMatchQueue(
+    queueRedis,
+    config.redis.prefix,
+    redisErrorListener(outages, logger, 'match queue error'),
+  );
   if (config.houseBots) {
     const house = await ensureHouseBots(store, {
       now: systemClock.now(),
@@ -166,6 +176,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     store,
     queue,
     redis,
+    registry,
     async close() {
       await botClient.close();
       await queue.close();

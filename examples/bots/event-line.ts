@@ -18,7 +18,7 @@ interface Finished {
 
 /**
  * One line for a person watching a pull bot play, or null for events not worth a line (each turn):
- * who plays whom when a match starts, and how it ended.
+ * who plays whom when a match starts, how it ended, and when the stream is lost or the arena closes.
  */
 export function eventLine(event: string, data: unknown): string | null {
   if (event === 'matchStarted') {
@@ -30,6 +30,10 @@ export function eventLine(event: string, data: unknown): string | null {
     if (result === null) return `${matchId}: aborted`;
     const winner = result.winner === null ? 'no winner' : `${result.winner} wins`;
     return `${matchId}: ${winner}, ${result.discs.black}–${result.discs.white} (${result.reason})`;
+  }
+  if (event === 'arenaClosing') {
+    const { reconnectAfterMs } = data as { reconnectAfterMs: number };
+    return `the arena is closing; reconnecting in ${reconnectAfterMs / 1000} s`;
   }
   if (event === 'disconnected') return `event stream lost (${String(data)}); reconnecting`;
   return null;

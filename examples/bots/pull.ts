@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Action, Turn } from '../../src/house/turn.ts';
 import { readSse } from './sse.ts';
 
@@ -11,7 +12,8 @@ export interface PullBotOptions {
   readonly onEvent?: (event: string, data: unknown) => void;
 }
 
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** Waits `ms`, or less when `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => {});
 
 /** The arena refused the bot's token: no retry will help. */
 export class TokenRefusedError extends Error {
@@ -37,8 +39,10 @@ export async function whoAmI(arena: string, token: string): Promise<{ id: string
 
 /**
  * A pull bot: listens to its event stream and, on each `yourTurn`, posts a move chosen from the
- * state. Reconnects with `Last-Event-ID` when the stream drops, so it misses no turn. Runs until
- * `signal` aborts; throws `TokenRefusedError` when the arena refuses the token.
+ * state. Reconnects with `Last-Event-ID` when the stream drops, so it misses no turn; when the
+ * arena says it is closing (`arenaClosing`, a restart or a deploy), it reconnects after the pause
+ * the arena asks for. Runs until `signal` aborts; throws `TokenRefusedError` when the arena
+ * refuses the token.
  *
  * @example
  * await runPullBot({ arena: 'http://localhost:3000', token, choose: chooseGreedy, signal });
@@ -59,24 +63,31 @@ export async function runPullBot(options: PullBotOptions): Promise<void> {
       });
       await refuseIfDenied(res);
       if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
+      let reconnectAfterMs = 0;
       for await (const event of readSse(res.body)) {
         lastEventId = event.id ?? lastEventId;
-        const data = JSON.parse(event.data) as Turn & { matchId: string; ply: number };
+        const data: unknown = JSON.parse(event.data);
         options.onEvent?.(event.event, data);
+        // Not an error: the stream ends next, and the arena (or the one replacing it) is back soon.
+        if (event.event === 'arenaClosing') {
+          reconnectAfterMs = (data as { reconnectAfterMs: number }).reconnectAfterMs;
+        }
         if (event.event !== 'yourTurn') continue;
-        const action = options.choose(data);
-        await fetch(`${arena}/v1/matches/${data.matchId}/actions`, {
+        const turn = data as Turn & { matchId: string; ply: number };
+        const action = options.choose(turn);
+        await fetch(`${arena}/v1/matches/${turn.matchId}/actions`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ ...action, ply: data.ply }),
+          body: JSON.stringify({ ...action, ply: turn.ply }),
           signal,
         });
       }
+      await pause(reconnectAfterMs, signal);
     } catch (error) {
       if (signal.aborted) return;
       if (error instanceof TokenRefusedError) throw error;
       options.onEvent?.('disconnected', String(error));
-      await pause(1000);
+      await pause(1000, signal);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock, RandomBytes } from '../clock.ts';
-import { InvalidRequestError, NotFoundError, PermissionError } from '../errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, PermissionError } from '../errors.ts';
 import { HOUSE_NAME_PREFIX, isHouseName } from '../house/roster.ts';
 import { newId } from '../ids.ts';
 import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
@@ -108,7 +108,12 @@ export class BotService {
       token: newBotToken(this.deps.random),
       webhookSecret: bot.url === null ? null : newWebhookSecret(this.deps.random),
     };
-    await this.deps.store.replaceSecrets(id, hashToken(secrets.token), secrets.webhookSecret);
+    // Checked in the same script that writes the token: a bot retired meanwhile stays without one.
+    const outcome = await this.deps.store.replaceSecrets(id, hashToken(secrets.token), secrets.webhookSecret);
+    if (outcome === 'not-found') throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
+    if (outcome === 'retired') {
+      throw new ConflictError('bots/retired', 'A retired bot gets no new token: register a new bot instead.');
+    }
     return secrets;
   }
 

@@ -1,7 +1,7 @@
 import { resultAsSeenBy } from '../faults.ts';
 import { replay } from '../match/replay.ts';
 import { botState, type MatchState } from '../protocol/state.ts';
-import { type Color, isGameOver, opponent, type Position } from '../reversi/index.ts';
+import { type Color, isGameOver, opponent } from '../reversi/index.ts';
 import type { MatchRecord, MoveRecord } from '../store/records.ts';
 
 export interface StateView {
@@ -14,8 +14,6 @@ export interface StateView {
   readonly ratings: Record<Color, number>;
   /** When the side to move runs out of time, while the arena waits for it (epoch ms). */
   readonly deadline: number | null;
-  /** A position already computed from `moves` (saves a replay). */
-  readonly position?: Position;
 }
 
 /**
@@ -23,8 +21,9 @@ export interface StateView {
  * `GET /v1/matches/{id}/state` answers and what a pull bot's `yourTurn` event carries.
  */
 export function matchState(view: StateView): MatchState {
+  // Board and clocks both come from the record alone, so the two can never disagree.
   const game = replay(view.match.rules, view.moves);
-  const position = view.position ?? game.position;
+  const { position } = game;
   const running = view.match.status === 'queued' || view.match.status === 'running';
   const toMove: Color | null = running && !isGameOver(position) ? position.toMove : null;
   const you: Color = view.viewer ?? toMove ?? 'black';

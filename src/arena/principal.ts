@@ -37,6 +37,12 @@ export function requireBot(principal: Principal | null): string {
   return who.botId;
 }
 
+/** Allows the admin token only. */
+export function requireAdmin(principal: Principal | null): void {
+  const who = requirePrincipal(principal);
+  if (who.kind !== 'admin') throw new PermissionError('auth/admin-required', 'This needs the admin token.');
+}
+
 /** Allows the admin, or one of the named bots. */
 export function requireBotOrAdmin(
   principal: Principal | null,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import {
   ConflictError,
@@ -7,6 +8,7 @@ import {
   PermissionError,
   RateLimitedError,
   RuleViolationError,
+  UnavailableError,
 } from '../errors.ts';
 import { engineRules, replay } from '../match/replay.ts';
 import type { MatchState } from '../protocol/state.ts';
@@ -32,6 +34,11 @@ export interface StreamLease {
 
 /** What a bot at its cap of streams is told to wait before trying again. */
 const STREAM_RETRY_AFTER_SECONDS = 5;
+
+/** How long an action's answer waits for the worker to record the move (it takes milliseconds). */
+const RECORD_WAIT_MS = 3000;
+/** The longest pause between two looks at whether the move is recorded. */
+const RECORD_POLL_MAX_MS = 25;
 
 /** The caller's colour in a match, or null for spectators. */
 function colorOf(match: MatchRecord, principal: Principal | null): Color | null {
@@ -106,29 +113,33 @@ export class PullService {
   /**
    * Long-polls: answers as soon as it is the caller's turn (its deadline set) or the match is over,
    * else at `waitMs` with the current state. Waits on the caller's event stream, never by polling.
+   * `closed` aborts when the caller went away; `closing` when the arena shuts down, which answers
+   * at once with the current state rather than holding the shutdown for the rest of the wait.
    */
   async awaitTurn(
     principal: Principal | null,
     matchId: string,
     waitMs: number,
     closed: AbortSignal,
+    closing?: AbortSignal,
   ): Promise<MatchState> {
     const first = await this.view(principal, matchId);
     let { state } = first;
     const { viewer } = first;
-    if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null) return state;
+    if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null || closing?.aborted) return state;
     const ready = (s: MatchState) => s.toMove === null || (s.toMove === viewer && s.deadline !== null);
     if (ready(state)) return state;
     const lease = await this.holdStream(principal.botId, waitMs + LEASE_MARGIN_MS);
     const connection = this.deps.blocking();
     const drop = () => connection.disconnect();
     closed.addEventListener('abort', drop, { once: true });
+    closing?.addEventListener('abort', drop, { once: true });
     try {
       await connection.connect();
       let lastId = await this.deps.pull.lastEventId(principal.botId);
       const until = performance.now() + waitMs;
       state = await this.state(principal, matchId);
-      while (!ready(state) && !closed.aborted) {
+      while (!ready(state) && !closed.aborted && !closing?.aborted) {
         const left = Math.floor(until - performance.now());
         if (left <= 0) break;
         const events = await this.deps.pull.readEvents(connection, principal.botId, lastId, left);
@@ -136,16 +147,28 @@ export class PullService {
         state = await this.state(principal, matchId);
       }
       return state;
+    } catch (error) {
+      // Dropping the blocking connection cut the wait short: the state is read on the store's own.
+      if (closing?.aborted && !closed.aborted) return this.state(principal, matchId);
+      throw error;
     } finally {
       closed.removeEventListener('abort', drop);
+      closing?.removeEventListener('abort', drop);
       connection.disconnect();
       await lease.release();
     }
   }
 
   /**
-   * Plays a pull bot's move. `played` is true only for the post that put the move on the board (not
-   * for a retry of it): that is the move the arena asked for, which the rate limit does not count.
+   * Plays a pull bot's move and answers with the match's state once the arena has recorded it: the
+   * move as recorded (its direction included) and the clocks the worker charged for it. By then the
+   * opponent may have moved too, or the match ended (an action that came after the deadline loses on
+   * time). A retry of an accepted action (same ply, or same Idempotency-Key) plays nothing and
+   * answers the same way: with the current state. `played` is true only for the post that put the
+   * move on the board: that is the move the arena asked for, which the rate limit does not count.
+   *
+   * @example
+   * const { state } = await service.act(bot, matchId, { action: 'c3', direction: 'e', ply: 9 });
    */
   async act(
     principal: Principal | null,
@@ -154,19 +177,21 @@ export class PullService {
     idempotencyKey?: string,
   ): Promise<{ readonly state: MatchState; readonly played: boolean }> {
     const who = requirePrincipal(principal);
-    const { match, moves, ratings } = await this.load(matchId);
+    const { match, moves } = await this.load(matchId);
     const color = colorOf(match, who);
     if (color === null)
       throw new PermissionError('matches/not-a-player', 'This token is not a player of this match.');
+    // The engine reads a direction only under single-direction capture, and the arena records it
+    // only then: elsewhere it is no part of the action, so a retry naming one is still the same.
+    const direction = match.rules.captureRule === 'single-direction' ? input.direction : undefined;
     const submitted: PulledAction = {
       ply: input.ply ?? moves.length + 1,
       action: input.action,
-      ...(input.direction ? { direction: input.direction } : {}),
+      ...(direction ? { direction } : {}),
     };
     const same = (a: PulledAction, b: PulledAction) =>
       a.ply === b.ply && a.action === b.action && (a.direction ?? null) === (b.direction ?? null);
 
-    // A retry of an action already accepted answers as the first post did.
     const earlier =
       (idempotencyKey ? await this.deps.pull.actionForIdempotencyKey(matchId, idempotencyKey) : null) ??
       (input.ply !== undefined && input.ply <= moves.length
@@ -179,11 +204,15 @@ export class PullService {
           `Ply ${earlier.ply} was already played with ${earlier.action}.`,
         );
       }
-      return { state: await this.state(who, matchId), played: false };
+      return { state: await this.recordedState(who, matchId, earlier.ply), played: false };
     }
 
     if (match.status === 'finished' || match.status === 'aborted') {
       throw new ConflictError('matches/over', 'The match is over.');
+    }
+    // No worker plays a queued match yet: no turn is open, no clock runs.
+    if (match.status === 'queued') {
+      throw new ConflictError('matches/not-your-turn', 'The match has not started yet.');
     }
     const { position } = replay(match.rules, moves);
     if (position.toMove !== color || legalMoves(position).length === 0) {
@@ -195,15 +224,15 @@ export class PullService {
         `The match is at ply ${moves.length + 1}, not ${submitted.ply}.`,
       );
     }
-    const played = play(
+    const legal = play(
       position,
-      { square: input.action, ...(input.direction ? { direction: input.direction } : {}) },
+      { square: input.action, ...(direction ? { direction } : {}) },
       engineRules(match.rules),
     );
-    if (!played.ok) {
+    if (!legal.ok) {
       throw new RuleViolationError(
         'matches/illegal-action',
-        `${input.action} is not legal: ${played.error.message}`,
+        `${input.action} is not legal: ${legal.error.message}`,
         legalMoves(position),
       );
     }
@@ -214,19 +243,36 @@ export class PullService {
         `Ply ${submitted.ply} was already played with ${outcome.recorded.action}.`,
       );
     }
-    const after = [
-      ...moves,
-      { ply: submitted.ply, player: color, square: input.action, flips: played.flips, latencyMs: 0 },
-    ];
-    const state = matchState({
-      match,
-      moves: after,
-      viewer: color,
-      ratings,
-      deadline: null,
-      position: played.position,
-    });
-    return { state, played: outcome.accepted };
+    return { state: await this.recordedState(who, matchId, submitted.ply), played: outcome.accepted };
+  }
+
+  /**
+   * The state once the worker has recorded ply `ply`, or the match ended without it. Only the
+   * worker knows what the move cost: it times the turn itself, from the moment it opened it to the
+   * moment it took the action, and charges the overage bank by that. So the answer is read back
+   * from the record rather than built here, where it could only be guessed.
+   *
+   * The store announces actions but not recorded moves, so this looks at the match's move count
+   * again after short, growing pauses; the worker records a move within milliseconds of taking it.
+   * A worker that does not (it died, or Redis lags) gets `UnavailableError` after
+   * `RECORD_WAIT_MS`: the action stays accepted, and a retry answers once the move is recorded.
+   */
+  private async recordedState(who: Principal, matchId: string, ply: number): Promise<MatchState> {
+    const until = performance.now() + RECORD_WAIT_MS;
+    for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, RECORD_POLL_MAX_MS)) {
+      const match = await this.deps.store.getMatch(matchId);
+      const settled =
+        match === null || match.moveCount >= ply || match.status === 'finished' || match.status === 'aborted';
+      if (settled) return this.state(who, matchId);
+      const left = until - performance.now();
+      if (left <= 0) {
+        throw new UnavailableError(
+          'matches/move-not-recorded',
+          `The action for ply ${ply} is accepted, but the arena has not recorded it yet; post it again shortly to see the state.`,
+        );
+      }
+      await sleep(Math.min(pauseMs, left));
+    }
   }
 
   private recordedAt(

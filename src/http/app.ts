@@ -14,9 +14,10 @@ import type { MatchQueue } from '../queue/match-queue.ts';
 import { PullStore } from '../store/pull-store.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { identify, refuseBadCredentials } from './auth.ts';
+import { jsonBodies } from './body-limit.ts';
 import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
-import { errorHandler, routeNotFound } from './problem.ts';
+import { errorHandler } from './problem.ts';
 import { checkLimiter, rateLimiter, registrationLimiter } from './rate-limit.ts';
 import { requestLog } from './request-log.ts';
 import { botsRouter } from './routes/bots.ts';
@@ -25,9 +26,13 @@ import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
-import { webRouter } from './routes/web.ts';
+import { WEB_PAGES, webRouter } from './routes/web.ts';
 import { loadSpec } from './spec.ts';
+import { unknownRoute } from './unknown-route.ts';
 import { responseValidator } from './validate-responses.ts';
+
+/** Every request body the API takes is small: a bot, a match, an action. */
+const JSON_BODY_LIMIT_BYTES = 16 * 1024;
 
 export interface AppDeps {
   readonly config: Config;
@@ -75,13 +80,16 @@ export function createApp(deps: AppDeps): Express {
 
   const pull = new PullStore(deps.redis, config.redis.prefix);
   // Long polls and event streams block a connection each; they get their own, without a command timeout.
+  // Their errors reach the request as a failed command; the API's main connection logs the outage.
   const blocking = () =>
-    deps.redis.duplicate({
-      lazyConnect: true,
-      enableOfflineQueue: true,
-      commandTimeout: undefined,
-      maxRetriesPerRequest: 1,
-    });
+    deps.redis
+      .duplicate({
+        lazyConnect: true,
+        enableOfflineQueue: true,
+        commandTimeout: undefined,
+        maxRetriesPerRequest: 1,
+      })
+      .on('error', () => {});
   const pullService = new PullService({
     store,
     pull,
@@ -103,7 +111,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(identify(store, config.adminToken));
   app.use(rateLimiter(deps.redis, config.redis.prefix, config.rateLimit));
   app.post('/v1/bots', registrationLimiter(deps.redis, config.redis.prefix, config.rateLimit));
-  app.use(express.json({ limit: '16kb', strict: true }));
+  app.use(jsonBodies(JSON_BODY_LIMIT_BYTES));
   app.use(
     opsRouter({
       spec,
@@ -111,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
       pingStore: () => store.ping(),
       isShuttingDown: deps.isShuttingDown ?? (() => false),
       moreMetrics: () => deps.queue.prometheusMetrics(),
+      metricsHere: config.metricsPort === undefined,
     }),
   );
   app.use(refuseBadCredentials);
@@ -134,11 +143,12 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(matchesRouter(matches, present));
   app.use(leaderboardRouter(store, present));
-  app.use(routeNotFound);
+  app.use(unknownRoute(spec, WEB_PAGES));
   app.use(
     errorHandler({
       storeAvailable: () => deps.redis.status === 'ready',
-      onUnexpected: (error, req) => logger.error({ err: error, url: req.originalUrl }, 'unexpected error'),
+      // The path only: a query string may carry a token.
+      onUnexpected: (error, req) => logger.error({ err: error, path: req.path }, 'unexpected error'),
     }),
   );
   return app;

@@ -150,7 +150,8 @@ export interface paths {
          * Rotate a bot's token
          * @description Issues a new token and revokes the old one at once. A push bot's webhook secret is rotated too.
          *     The new secrets are shown once. Needs the bot's current token or the admin token. House bots have
-         *     no token to rotate (`403 bots/house-bot`).
+         *     no token to rotate (`403 bots/house-bot`), and a retired bot gets none (`409 bots/retired`, even for
+         *     the admin: a retired bot stays retired).
          */
         post: operations["rotateBotToken"];
         delete?: never;
@@ -253,8 +254,10 @@ export interface paths {
          * The match's state, in the bot protocol's shape
          * @description Public, for spectators too. A pull bot sends its token and `waitMs` to long-poll: the answer
          *     comes as soon as it is that bot's turn or the match is over, and at `waitMs` at the latest with
-         *     the current state (not an error). Long polls and event streams count together against
-         *     `MAX_STREAMS_PER_BOT` per bot (`429 streams/too-many`).
+         *     the current state (not an error). When the arena shuts down (a restart, a deploy), each long poll
+         *     is answered at once with the current state; poll again, pausing while the arena does not answer.
+         *     Long polls and event streams count together against `MAX_STREAMS_PER_BOT` per bot
+         *     (`429 streams/too-many`).
          */
         get: operations["getMatchState"];
         put?: never;
@@ -280,8 +283,14 @@ export interface paths {
          * Play a pull bot's move
          * @description The bot to move plays its action with its token. The arena's clock runs from the moment its turn
          *     began (see `deadline`); an illegal action is refused with `422` and the legal moves, and the bot may
-         *     correct it before its deadline. Posting the same action again for the same ply (a retry; send `ply`
-         *     or an `Idempotency-Key` header) answers as the first post did and plays nothing more.
+         *     correct it before its deadline. The answer is the match's state once the arena has recorded the move,
+         *     as `GET /v1/matches/{matchId}/state` would serve it then: the move as played (with its `direction`
+         *     under single-direction capture) and the clocks it was charged (`lastLatencyMs`, `remainingOverageMs`).
+         *     By then the opponent may have moved too, or the match may have ended (an action posted after the
+         *     deadline loses on time). Posting the same action again for the same ply (a retry; send `ply` or an
+         *     `Idempotency-Key` header) plays nothing more and answers the same way, with the current state. If the
+         *     arena has not recorded an accepted action within a few seconds, the answer is `503`
+         *     (`matches/move-not-recorded`); the action stays accepted, and a retry answers once it is recorded.
          */
         post: operations["postMatchAction"];
         delete?: never;
@@ -325,6 +334,11 @@ export interface paths {
          *     seen. A new connection without it starts with a `yourTurn` for each match waiting for the bot.
          *     While connected, a pull bot counts as available for matchmaking. A bot may hold at most
          *     `MAX_STREAMS_PER_BOT` event streams and long polls at once (`429 streams/too-many`).
+         *
+         *     When the arena shuts down (a restart, a deploy), the stream sends `arenaClosing`, without an `id`,
+         *     whose data says how long to wait before reconnecting (`{"reconnectAfterMs":2000}`), then ends.
+         *     It is not an error: reconnect after that pause with your `Last-Event-ID` and nothing is missed.
+         *     `HEAD` answers with the stream's headers and opens no stream.
          */
         get: operations["streamMyEvents"];
         put?: never;
@@ -402,7 +416,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description For the operator: needs the admin token (Prometheus scrapes with it as its bearer token). When
+         *     `METRICS_PORT` is set, the metrics are served there without a token instead, and this path
+         *     answers `404`.
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -1358,6 +1377,15 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+            /** @description The bot is retired (`bots/retired`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };
@@ -1742,6 +1770,8 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
         };
     };
     getOpenApi: {

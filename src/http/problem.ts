@@ -1,9 +1,10 @@
-import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import {
   type ArenaError,
   AuthenticationError,
   ConflictError,
   InvalidRequestError,
+  MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionError,
@@ -20,6 +21,7 @@ const STATUS: ReadonlyArray<[abstract new (...args: never[]) => ArenaError, numb
   [AuthenticationError, 401, 'Unauthorized'],
   [PermissionError, 403, 'Forbidden'],
   [NotFoundError, 404, 'Not found'],
+  [MethodNotAllowedError, 405, 'Method not allowed'],
   [ConflictError, 409, 'Conflict'],
   [PayloadTooLargeError, 413, 'Payload too large'],
   [RuleViolationError, 422, 'Illegal action'],
@@ -27,8 +29,14 @@ const STATUS: ReadonlyArray<[abstract new (...args: never[]) => ArenaError, numb
   [UnavailableError, 503, 'Service unavailable'],
 ];
 
-/** Errors body-parser raises for bodies it cannot read, mapped to ours. */
-function fromBodyParser(error: { type?: string; message?: string }): ArenaError | null {
+/**
+ * Errors the libraries in front of our handlers raise for requests they cannot read (body-parser,
+ * the router's percent-decoding of path parameters), mapped to ours: a bad request is never a 500.
+ */
+function fromLibrary(error: { type?: string; message?: string; status?: unknown }): ArenaError | null {
+  if (error instanceof URIError) {
+    return new InvalidRequestError('request/invalid-path', 'The path is not valid percent-encoded UTF-8.');
+  }
   switch (error.type) {
     case 'entity.parse.failed':
       return new InvalidRequestError('request/malformed-json', 'The body is not valid JSON.');
@@ -41,6 +49,10 @@ function fromBodyParser(error: { type?: string; message?: string }): ArenaError 
         error.message ?? 'Unsupported encoding.',
       );
     default:
+      // A body that does not decode (a broken gzip, deflate or br stream) has no type of its own.
+      if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
+        return new InvalidRequestError('request/unreadable-body', 'The body could not be read or decoded.');
+      }
       return null;
   }
 }
@@ -61,6 +73,7 @@ export function sendProblem(req: Request, res: Response, error: ArenaError): voi
   };
   if (error instanceof InvalidRequestError && error.issues.length > 0) body.errors = [...error.issues];
   if (error instanceof RuleViolationError) body.legalMoves = [...error.legalMoves];
+  if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allow.join(', '));
   if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   if (status === 503) res.setHeader('Retry-After', '1');
   res.status(status).type('application/problem+json').json(body);
@@ -82,7 +95,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     const known =
       error instanceof Error && 'code' in error && STATUS.some(([type]) => error instanceof type)
         ? (error as ArenaError)
-        : fromBodyParser(error);
+        : fromLibrary(error);
     if (known) return sendProblem(req, res, known);
     if (!options.storeAvailable()) {
       return sendProblem(
@@ -105,8 +118,3 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
       } satisfies Problem);
   };
 }
-
-/** Paths and methods the API does not have. */
-export const routeNotFound: RequestHandler = (req, _res, next) => {
-  next(new NotFoundError('request/route-not-found', `There is no ${req.method} ${req.path}.`));
-};

@@ -21,14 +21,30 @@ const botName = z
   .max(32)
   .regex(/^[A-Za-z0-9_-]{3,32}$/, 'must be 3 to 32 of A-Z a-z 0-9 _ -');
 const botUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+  .string()
   .max(2048)
-  .refine((url) => {
-    const parsed = new URL(url);
-    return parsed.username === '' && parsed.password === '';
-  }, 'must not carry credentials');
+  .superRefine((value, ctx) => {
+    // URL.canParse first: a string zod's own url check lets through may still make `new URL` throw.
+    const url = URL.canParse(value) ? new URL(value) : null;
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
+    } else if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must not carry credentials' });
+    }
+  });
 const color = z.enum(['black', 'white']);
-const limit = z.coerce.number().int().min(1).max(100).default(20);
+/**
+ * A whole number in a query string, written in plain decimal digits: `Number()` would also take
+ * `0x10`, `1e2`, `+5` or ` 5`, which no client means.
+ */
+const queryInteger = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number in decimal digits')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .default(fallback);
+const limit = queryInteger(1, 100, 20);
 const cursor = z.string().max(200).optional();
 const booleanQuery = z
   .enum(['true', 'false'])
@@ -95,7 +111,7 @@ tied<Exact<Partial<z.output<typeof listMatchesQuery>>, Query<'listMatches'>>>();
 
 export const leaderboardQuery = z.strictObject({
   limit,
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  offset: queryInteger(0, 100_000, 0),
 });
 tied<Exact<Partial<z.output<typeof leaderboardQuery>>, Query<'getLeaderboard'>>>();
 
@@ -109,7 +125,7 @@ export const pullActionBody = z.strictObject({
 tied<Exact<z.input<typeof pullActionBody>, Schemas['PullAction']>>();
 
 export const matchStateQuery = z.strictObject({
-  waitMs: z.coerce.number().int().min(0).max(30_000).default(0),
+  waitMs: queryInteger(0, 30_000, 0),
 });
 tied<Exact<Partial<z.output<typeof matchStateQuery>>, Query<'getMatchState'>>>();
 
@@ -121,12 +137,18 @@ export const myMatchesQuery = z.strictObject({
 tied<Exact<Partial<z.output<typeof myMatchesQuery>>, Query<'listMyMatches'>>>();
 
 export const idempotencyKeyHeader = z.string().min(1).max(200).optional();
+const UINT64_MAX = 2n ** 64n - 1n;
+/** A Redis stream id: two unsigned 64-bit numbers; a larger one would make Redis refuse the read. */
 export const lastEventIdHeader = z
   .string()
   .regex(/^\d{1,20}-\d{1,20}$/, 'must be an event id from this stream')
+  .refine(
+    (id) => id.split('-').every((part) => BigInt(part) <= UINT64_MAX),
+    'must be an event id from this stream',
+  )
   .optional();
 
 export const ratingsQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  limit: queryInteger(1, 1000, 200),
 });
 tied<Exact<Partial<z.output<typeof ratingsQuery>>, Query<'getBotRatings'>>>();

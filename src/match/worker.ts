@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import { bullPrefix, MATCH_QUEUE_NAME, type MatchJobData, type MatchQueue } from '../queue/match-queue.ts';
+import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type { MatchRunner } from './runner.ts';
 
@@ -16,6 +17,8 @@ export interface MatchWorkerOptions {
   readonly queue: MatchQueue;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Where lost Redis connections are logged, once per outage. */
+  readonly outages?: RedisOutageLog;
   /** How long a job's lock lasts without renewal; a dead worker's match is taken over after this. */
   readonly lockDurationMs?: number;
   /** How often queued matches without a job are queued again. */
@@ -44,7 +47,7 @@ export class MatchWorker {
       removeOnFail: { count: 5000 },
     });
     this.worker.on('failed', (job, error) => void this.onFailed(job, error));
-    this.worker.on('error', (error) => options.logger.error({ err: error }, 'match worker error'));
+    this.worker.on('error', redisErrorListener(options.outages, options.logger, 'match worker error'));
     const every = options.reconcileEveryMs ?? 30_000;
     this.reconcileTimer = setInterval(() => void this.reconcile(), every);
     this.reconcileTimer.unref();

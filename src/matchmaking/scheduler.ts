@@ -8,6 +8,7 @@ import { bullPrefix } from '../queue/match-queue.ts';
 import { bradleyTerry } from '../rating/bradley-terry.ts';
 import type { PullStore } from '../store/pull-store.ts';
 import type { Strength } from '../store/records.ts';
+import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { pairBots } from './pairing.ts';
 
@@ -23,6 +24,8 @@ export interface SchedulerDeps {
   readonly clock: Clock;
   readonly random: () => number;
   readonly logger: Logger;
+  /** Where lost Redis connections are logged, once per outage. */
+  readonly outages?: RedisOutageLog;
 }
 
 /**
@@ -40,6 +43,7 @@ export class ArenaScheduler {
       prefix: bullPrefix(deps.config.redis.prefix),
       defaultJobOptions: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
     });
+    this.queue.on('error', redisErrorListener(deps.outages, deps.logger, 'scheduler queue error'));
   }
 
   async start(): Promise<void> {
@@ -63,7 +67,7 @@ export class ArenaScheduler {
       async (job) => (job.name === 'matchmake' ? this.matchmake() : this.recomputeStrength()),
       { connection: this.deps.connection, prefix: bullPrefix(config.redis.prefix), concurrency: 1 },
     );
-    this.worker.on('error', (error) => this.deps.logger.error({ err: error }, 'scheduler error'));
+    this.worker.on('error', redisErrorListener(this.deps.outages, this.deps.logger, 'scheduler error'));
   }
 
   /** One round of matchmaking; returns the ids of the matches it created. */

@@ -28,7 +28,8 @@ export interface MatchJobData {
 export class BullMatchQueue implements MatchQueue {
   readonly queue: Queue<MatchJobData>;
 
-  constructor(connection: Redis, prefix: string) {
+  /** `onError` hears the queue's connection errors (BullMQ prints them raw when nobody listens). */
+  constructor(connection: Redis, prefix: string, onError: (error: Error) => void = () => {}) {
     this.queue = new Queue<MatchJobData>(MATCH_QUEUE_NAME, {
       connection,
       prefix: bullPrefix(prefix),
@@ -39,6 +40,7 @@ export class BullMatchQueue implements MatchQueue {
         removeOnFail: { count: 5000 },
       },
     });
+    this.queue.on('error', onError);
   }
 
   async enqueue(matchId: string): Promise<void> {

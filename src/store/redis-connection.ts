@@ -20,3 +20,73 @@ export function createRedis(url: string, role: 'api' | 'worker', extra: RedisOpt
       : { maxRetriesPerRequest: null, enableReadyCheck: true };
   return new Redis(url, { ...common, ...roleOptions, ...extra });
 }
+
+/**
+ * Logs Redis outages through pino, once each, for every connection it watches: the first error of
+ * an outage says the connection was lost, the first connection ready again says it is back. A
+ * connection with no `error` listener would make ioredis print `[ioredis] Unhandled error event`
+ * lines (not JSON) on every retry; every connection the arena opens is watched, duplicates too.
+ */
+export class RedisOutageLog {
+  private down = false;
+
+  constructor(private readonly logger: { warn(obj: object, msg: string): void; info(msg: string): void }) {}
+
+  watch<R extends Redis>(redis: R): R {
+    redis.on('error', (error: Error) => this.lost(error));
+    redis.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      this.logger.info('redis connection restored');
+    });
+    return redis;
+  }
+
+  /**
+   * Takes an error another component reports (BullMQ's workers re-emit their connections' errors):
+   * a lost connection is logged once per outage here, and answers true; any other error answers
+   * false, for the caller to log.
+   */
+  report(error: Error): boolean {
+    if (!isConnectionError(error)) return false;
+    this.lost(error);
+    return true;
+  }
+
+  private lost(error: Error): void {
+    if (this.down) return;
+    this.down = true;
+    this.logger.warn({ err: error.message }, 'redis connection lost; retrying');
+  }
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+function isConnectionError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
+    error.message === 'Connection is closed.'
+  );
+}
+
+/**
+ * An `error` listener for a BullMQ queue or worker: a lost connection goes to the outage log (once
+ * per outage), anything else is logged as `what`. Without a listener BullMQ prints raw errors.
+ */
+export function redisErrorListener(
+  outages: RedisOutageLog | undefined,
+  logger: { error(obj: object, msg: string): void },
+  what: string,
+): (error: Error) => void {
+  return (error) => {
+    if (!outages?.report(error)) logger.error({ err: error }, what);
+  };
+}

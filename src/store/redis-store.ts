@@ -191,14 +191,19 @@ export class RedisStore implements ArenaStore {
     return this.getBot(id);
   }
 
-  async replaceSecrets(id: string, tokenHash: string, webhookSecret: string | null): Promise<void> {
-    await this.scripts.replaceSecrets(
+  async replaceSecrets(
+    id: string,
+    tokenHash: string,
+    webhookSecret: string | null,
+  ): Promise<'replaced' | 'not-found' | 'retired'> {
+    const outcome = await this.scripts.replaceSecrets(
       this.keys.bot(id),
       this.keys.prefix,
       id,
       tokenHash,
       webhookSecret ?? '',
     );
+    return outcome === 1 ? 'replaced' : outcome === -1 ? 'retired' : 'not-found';
   }
 
   async retireBot(id: string): Promise<void> {

@@ -48,8 +48,10 @@ return 1
 
 /** KEYS: bot. ARGV: prefix, id, newTokenHash, webhookSecret ('' for none). */
 export const REPLACE_SECRETS = `
-local old = redis.call('HGET', KEYS[1], 'tokenHash')
+local fields = redis.call('HMGET', KEYS[1], 'tokenHash', 'status')
+local old = fields[1]
 if not old then return 0 end
+if fields[2] == 'retired' then return -1 end
 redis.call('DEL', ARGV[1] .. 'token:' .. old)
 redis.call('SET', ARGV[1] .. 'token:' .. ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[1], 'tokenHash', ARGV[3])

@@ -64,7 +64,12 @@ export interface ArenaStore {
   /** Applies changes atomically; `null` when there is no such bot. */
   updateBot(id: string, changes: BotChanges): Promise<BotRecord | null>;
   /** Replaces the token (the old one stops working at once) and the webhook secret. */
-  replaceSecrets(id: string, tokenHash: string, webhookSecret: string | null): Promise<void>;
+  /** Gives a bot a new token (and webhook secret); a retired bot gets none. */
+  replaceSecrets(
+    id: string,
+    tokenHash: string,
+    webhookSecret: string | null,
+  ): Promise<'replaced' | 'not-found' | 'retired'>;
   /** Retires the bot: off the leaderboard and the active list, token revoked. Idempotent. */
   retireBot(id: string): Promise<void>;
   listBots(query: BotQuery): Promise<Page<BotRecord>>;

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/arena/secrets.ts';
 import { admin, bearer, registerBot, storedKeys } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
@@ -318,5 +319,18 @@ describe('POST /v1/bots/{botId}/token', () => {
       .set(bearer(res.body.token))
       .send({ description: 'ok' });
     expect(fresh.status).toBe(200);
+  });
+
+  it('gives a retired bot no new token, even asked by the admin: 409 bots/retired', async () => {
+    const bot = await registerBot(h, { name: 'retired-rotator' });
+    expect((await request(h.app).delete(`/v1/bots/${bot.id}`).set(admin)).status).toBe(204);
+    const res = await request(h.app).post(`/v1/bots/${bot.id}/token`).set(admin);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('bots/retired');
+    expect(res.body.token).toBeUndefined();
+    // The old token stays dead, and so does any token a racing rotation could have written.
+    const profile = await request(h.app).get('/v1/bots/me').set(bearer(bot.token));
+    expect(profile.status).toBe(401);
+    expect(await h.store.findBotIdByTokenHash(hashToken(bot.token))).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, registerBot } from '../support/api.ts';
+import { admin, bearer, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { PrivateRedis, until } from '../support/private-redis.ts';
 
@@ -27,7 +27,7 @@ describe('GET /readyz', () => {
 describe('GET /metrics', () => {
   it('reports HTTP latency by route template', async () => {
     await request(h.app).get('/v1/bots/bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH');
-    const res = await request(h.app).get('/metrics');
+    const res = await request(h.app).get('/metrics').set(admin);
     expect(res.status).toBe(200);
     expect(res.text).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="\/v1\/bots\/:botId",status="404"\} 1/,
@@ -35,8 +35,20 @@ describe('GET /metrics', () => {
   });
 
   it("includes the match queue's job counts", async () => {
-    const res = await request(h.app).get('/metrics');
+    const res = await request(h.app).get('/metrics').set(admin);
     expect(res.text).toMatch(/bullmq_job_count\{queue="matches", ?state="waiting"\} \d+/);
+  });
+});
+
+describe('GET /metrics without the admin token', () => {
+  it('answers 401 without a token and 403 to a bot, and shows nothing', async () => {
+    const anonymous = await request(h.app).get('/metrics');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.text).not.toContain('http_request_duration_seconds');
+    const bot = await registerBot(h, { name: 'metrics-reader' });
+    const asBot = await request(h.app).get('/metrics').set(bearer(bot.token));
+    expect(asBot.status).toBe(403);
+    expect(asBot.body.code).toBe('auth/admin-required');
   });
 });
 

@@ -1,7 +1,9 @@
-import { Router } from 'express';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import type { Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
+import { requireAdmin } from '../../arena/principal.ts';
 import { UnavailableError } from '../../errors.ts';
+import { principalOf } from '../auth.ts';
 import type { OpenApiSpec } from '../spec.ts';
 
 export interface OpsDeps {
@@ -12,7 +14,31 @@ export interface OpsDeps {
   readonly isShuttingDown: () => boolean;
   /** More metrics in the Prometheus text format (the queue's). */
   readonly moreMetrics: () => Promise<string>;
+  /** Whether /metrics is served here (with the admin token); false when it has a port of its own. */
+  readonly metricsHere: boolean;
 }
+
+type MetricsDeps = Pick<OpsDeps, 'registry' | 'moreMetrics'>;
+
+/** The Prometheus text of the registry and the queue, for GET /metrics here or on METRICS_PORT. */
+function metricsHandler(deps: MetricsDeps): RequestHandler {
+  return async (_req, res) => {
+    const more = await deps.moreMetrics().catch(() => '');
+    res.type(deps.registry.contentType).send(`${await deps.registry.metrics()}\n${more}`);
+  };
+}
+
+/** An app serving only GET /metrics, without a token: for METRICS_PORT, which only Prometheus reaches. */
+export function metricsApp(deps: MetricsDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', metricsHandler(deps));
+  return app;
+}
+
+/** Lets GET and HEAD through; any other method leaves the router (to the 405 of unknownRoute). */
+const readOnly: RequestHandler = (req, _res, next) =>
+  next(req.method === 'GET' || req.method === 'HEAD' ? undefined : 'router');
 
 /** Health, readiness, metrics, the contract and its rendered reference. */
 export function opsRouter(deps: OpsDeps): Router {
@@ -33,10 +59,15 @@ export function opsRouter(deps: OpsDeps): Router {
     res.json({ status: 'ok' });
   });
 
-  router.get('/metrics', async (_req, res) => {
-    const more = await deps.moreMetrics().catch(() => '');
-    res.type(deps.registry.contentType).send(`${await deps.registry.metrics()}\n${more}`);
-  });
+  if (deps.metricsHere) {
+    // What the arena runs and how busy it is is the operator's business: Prometheus scrapes with
+    // the admin token as its bearer token.
+    const metrics = metricsHandler(deps);
+    router.get('/metrics', (req, res, next) => {
+      requireAdmin(principalOf(res));
+      return metrics(req, res, next);
+    });
+  }
 
   router.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').set('Cache-Control', 'public, max-age=300').send(deps.spec.text);
@@ -50,6 +81,8 @@ export function opsRouter(deps: OpsDeps): Router {
 
   router.use(
     '/docs',
+    // swagger-ui answers any method; the reference is GET only (others get 405 from unknownRoute).
+    readOnly,
     swaggerUi.serveFiles(undefined, { swaggerUrl: '/openapi.yaml' }),
     swaggerUi.setup(undefined, {
       customSiteTitle: 'Reversi Arena API',

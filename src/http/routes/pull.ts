@@ -16,6 +16,7 @@ import {
   myMatchesQuery,
   pullActionBody,
 } from '../schemas.ts';
+import { closingSignal } from '../shutdown.ts';
 
 export interface PullRouterDeps {
   readonly service: PullService;
@@ -38,6 +39,16 @@ function closedSignal(req: Request, res: Response): AbortSignal {
 
 const botIdOf = (res: Response) => requireBot(principalOf(res));
 
+/** How long a client waits before it reconnects, after a dropped stream or an `arenaClosing`. */
+const RECONNECT_MS = 2000;
+
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
 /** Pull mode: the state/action API and the bot's event stream. */
 export function pullRouter(deps: PullRouterDeps): Router {
   const router = Router();
@@ -45,7 +56,10 @@ export function pullRouter(deps: PullRouterDeps): Router {
   router.get('/v1/matches/:matchId/state', async (req, res) => {
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const { waitMs } = parse(matchStateQuery, req.query, 'query');
-    res.json(await deps.service.awaitTurn(principalOf(res), matchId, waitMs, closedSignal(req, res)));
+    const closing = closingSignal(req.app);
+    res.json(
+      await deps.service.awaitTurn(principalOf(res), matchId, waitMs, closedSignal(req, res), closing),
+    );
   });
 
   router.post('/v1/matches/:matchId/actions', async (req, res) => {
@@ -72,36 +86,57 @@ export function pullRouter(deps: PullRouterDeps): Router {
     });
   });
 
+  // Express would answer HEAD with the GET handler below: a stream that holds the connection and a
+  // lease, with no end to its body. HEAD gets the headers GET would, checked the same way, and no
+  // stream (RFC 9110 §9.3.2: a general-purpose server answers HEAD where it answers GET).
+  router.head('/v1/bots/me/events', (req, res) => {
+    botIdOf(res);
+    parse(lastEventIdHeader, req.get('last-event-id'), 'headers');
+    res.writeHead(200, STREAM_HEADERS).end();
+  });
+
   router.get('/v1/bots/me/events', async (req, res) => {
     const botId = botIdOf(res);
     const lastEventId = parse(lastEventIdHeader, req.get('last-event-id'), 'headers');
-    // Each turn of the loop below waits at most keepAliveMs, then renews the lease.
-    const lease = await deps.service.holdStream(botId, deps.keepAliveMs * 2 + LEASE_MARGIN_MS);
-    // Where to start is fixed before the client sees the stream open, so no event falls in between.
-    let start: { after: string; snapshot: boolean };
-    try {
-      start = {
-        after: lastEventId ?? (await deps.pull.lastEventId(botId)),
-        snapshot: lastEventId === undefined,
-      };
-    } catch (error) {
-      await lease.release();
-      throw error;
+    const closing = closingSignal(req.app);
+    // Asked for while the arena closes, the stream says so at once and takes no lease. Not a 503:
+    // a browser's EventSource gives up for good on an error status, but reconnects after an end.
+    const held = closing.aborted ? null : await holdStream(deps, botId, lastEventId);
+    res.writeHead(200, STREAM_HEADERS);
+    res.write(`retry: ${RECONNECT_MS}\n\n`);
+    if (held) {
+      const stop = AbortSignal.any([closedSignal(req, res), closing]);
+      const events = botEvents(deps.service, deps, botId, held.start, stop, deps.keepAliveMs, held.lease);
+      for await (const item of events) {
+        if (item === 'keep-alive') res.write(': keep-alive\n\n');
+        else res.write(`${item.id ? `id: ${item.id}\n` : ''}event: ${item.type}\ndata: ${item.data}\n\n`);
+      }
     }
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write('retry: 2000\n\n');
-    const closed = closedSignal(req, res);
-    for await (const item of botEvents(deps.service, deps, botId, start, closed, deps.keepAliveMs, lease)) {
-      if (item === 'keep-alive') res.write(': keep-alive\n\n');
-      else res.write(`${item.id ? `id: ${item.id}\n` : ''}event: ${item.type}\ndata: ${item.data}\n\n`);
+    // No id: a reconnect's Last-Event-ID stays the last real event, so the bot misses nothing.
+    if (closing.aborted) {
+      res.write(`event: arenaClosing\ndata: ${JSON.stringify({ reconnectAfterMs: RECONNECT_MS })}\n\n`);
     }
     res.end();
   });
 
   return router;
+}
+
+/**
+ * Takes one of the bot's stream leases and fixes where its stream starts, before the client sees
+ * the stream open, so no event falls in between.
+ */
+async function holdStream(deps: PullRouterDeps, botId: string, lastEventId: string | undefined) {
+  // Each turn of the stream's loop waits at most keepAliveMs, then renews the lease.
+  const lease = await deps.service.holdStream(botId, deps.keepAliveMs * 2 + LEASE_MARGIN_MS);
+  try {
+    const start = {
+      after: lastEventId ?? (await deps.pull.lastEventId(botId)),
+      snapshot: lastEventId === undefined,
+    };
+    return { lease, start };
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
 }

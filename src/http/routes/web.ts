@@ -14,6 +14,16 @@ export const ASSET_CACHE_CONTROL = 'public, max-age=300';
 /** Pages are revalidated on every load (ETag / Last-Modified answer 304 when unchanged). */
 export const PAGE_CACHE_CONTROL = 'no-cache';
 
+/** The pages' paths, in openapi.yaml's template syntax (they answer GET only). */
+export const WEB_PAGES = [
+  '/',
+  '/register',
+  '/protocol',
+  '/bots/{botId}',
+  '/matches/{matchId}',
+  '/favicon.svg',
+];
+
 const BOT_ID = /^bot_[0-9A-HJKMNP-TV-Z]{26}$/;
 const MATCH_ID = /^match_[0-9A-HJKMNP-TV-Z]{26}$/;
 

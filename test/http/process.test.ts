@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
+import { REDIS_URL } from '../support/harness.ts';
+import { freePort, PrivateRedis, until } from '../support/private-redis.ts';
+import { exited } from '../support/worker-process.ts';
+
+const ADMIN_TOKEN = 'test-admin-token-0123456789';
+let api: ApiProcess | undefined;
+let redis: PrivateRedis | undefined;
+afterEach(async () => {
+  api?.child.kill('SIGKILL');
+  if (api) await exited(api.child);
+  await redis?.stop().catch(() => {});
+  api = undefined;
+  redis = undefined;
+});
+
+describe('npm start', { timeout: 60_000 }, () => {
+  it('serves /metrics on METRICS_PORT without a token, and not on its own port', async () => {
+    const metricsPort = await freePort();
+    api = await startApiProcess({
+      REDIS_URL,
+      REDIS_PREFIX: `test-${randomUUID()}`,
+      ADMIN_TOKEN,
+      WORKERS_IN_PROCESS: 'false',
+      HOUSE_BOTS: 'false',
+      METRICS_PORT: String(metricsPort),
+    });
+    await until(async () => api!.output().includes('metrics at'), 'the metrics server');
+    const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('process_cpu_user_seconds_total');
+    const here = await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(here.status).toBe(404);
+  });
+
+  it('logs a Redis outage once, as JSON, and its end, with workers running', async () => {
+    redis = await PrivateRedis.start();
+    api = await startApiProcess({
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `test-${randomUUID()}`,
+      ADMIN_TOKEN,
+      HOUSE_BOTS: 'false',
+      MATCHMAKING_INTERVAL_MS: '200',
+      LOG_LEVEL: 'info',
+    });
+    await redis.stop();
+    // Long enough for every connection to fail and retry a few times (retries back off to 2 s).
+    await new Promise((done) => setTimeout(done, 4000));
+    await redis.start();
+    await until(
+      async () => api!.output().includes('redis connection restored'),
+      'the log of the return',
+      15_000,
+    );
+
+    const lines = api.output().trim().split('\n');
+    const notJson = lines.filter((line) => {
+      try {
+        JSON.parse(line);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson).toEqual([]);
+    expect(api.output()).not.toContain('Unhandled error event');
+    const lost = lines.filter((line) => line.includes('redis connection lost'));
+    // One per outage in each of the process' two parts (the API and the workers log on their own).
+    expect(lost.length).toBeGreaterThanOrEqual(1);
+    expect(lost.length).toBeLessThanOrEqual(2);
+    expect(
+      lines.filter((line) => /ECONNREFUSED/.test(line) && !line.includes('redis connection lost')),
+    ).toEqual([]);
+  });
+});

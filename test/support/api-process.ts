@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ApiProcess {
+  readonly child: ChildProcess;
+  /** Where it listens, from its "open http://…/" line. */
+  readonly url: string;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+}
+
+/**
+ * A real `npm start` process (src/main.ts) on a free port, with the given environment and nothing
+ * inherited but PATH; resolves once it prints the address to open.
+ */
+export function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', REDIS_AUTOSTART: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // A test that times out must not leave the process running after the test process is gone.
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  child.once('exit', () => process.removeListener('exit', reap));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /open (http:\/\/[^/\s]+)\//.exec(output)?.[1];
+      if (url) resolve({ child, url, output: () => output });
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`the API exited with ${code}: ${output}`)));
+  });
+}
