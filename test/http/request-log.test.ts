@@ -71,6 +71,14 @@ describe('the request log', () => {
     expect(unknown.route.length).toBeLessThanOrEqual(81);
   });
 
+  it('logs the path without its query string, where a client may put a token', async () => {
+    lines.length = 0;
+    await request(api.app).get('/v1/leaderboard?token=rvb_in-the-query-0123').expect(400);
+    await request(api.app).get('/no/such/page?access_token=rvb_in-the-query-4567').expect(404);
+    expect(lines.join('\n')).not.toContain('rvb_in-the-query');
+    expect(linesAbout('/v1/leaderboard')).toMatchObject([{ status: 400 }]);
+  });
+
   it('is readable in a terminal: pino-pretty when stdout is a TTY, JSON otherwise', () => {
     expect(loggerOptions({ logLevel: 'info' }, true).transport).toMatchObject({ target: 'pino-pretty' });
     expect(loggerOptions({ logLevel: 'info' }, false).transport).toBeUndefined();
