@@ -23,13 +23,15 @@ import { MatchService } from '../src/arena/matches.ts';
 import { BotClient } from '../src/bot-client/index.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import type { BotState } from '../src/contract/index.ts';
+import { gameFor } from '../src/game/index.ts';
 import type { Player } from '../src/match/player.ts';
 import { playersFor } from '../src/match/players.ts';
 import { eloRule } from '../src/match/rating-rule.ts';
-import { replay } from '../src/match/replay.ts';
 import { MatchRunner } from '../src/match/runner.ts';
 import { MatchWorker } from '../src/match/worker.ts';
-import { type BotState, botState } from '../src/protocol/state.ts';
+import { replay } from '../src/match-model/replay.ts';
+import { botState } from '../src/protocol/state.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
@@ -194,18 +196,20 @@ async function main(): Promise<void> {
     for (const id of ids) {
       const match = (await store.getMatch(id))!;
       const recorded = await store.getMoves(id);
+      const rules = gameFor(match.game);
       for (let ply = 0; ply < recorded.length; ply++) {
         if (recorded[ply]!.square === 'pass') continue;
         const played = recorded.slice(0, ply);
-        const game = replay(match.rules, played);
-        const target = byId.get(game.position.toMove === 'black' ? match.black.id : match.white.id)!;
+        const game = replay(match.rules, played, rules);
+        const toMove = rules.toMove(game.position);
+        const target = byId.get(toMove === 'black' ? match.black.id : match.white.id)!;
         const state = botState({
           match,
           moves: played,
           position: game.position,
           timeLimitMs: match.rules.timeLimitMs,
-          remainingOverageMs: game.banks[game.position.toMove],
-          lastLatencyMs: game.lastLatency[game.position.toMove],
+          remainingOverageMs: game.banks[toMove],
+          lastLatencyMs: game.lastLatency[toMove],
           opponentRating: 1500,
         });
         requests.push({ url: target.url, secret: target.secret, state });

@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadWthor, verifyWthor, wthorDir } from '../test/reversi/wthor.ts';
+import { loadWthor, verifyWthor, wthorDir } from './wthor.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
 // By default <repo>/../shared/data, wherever the repo is cloned.

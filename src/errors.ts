@@ -35,6 +35,16 @@ export class InvalidRequestError extends ArenaError {
   }
 }
 
+/**
+ * A page cursor that the store did not issue (or can no longer read). The store does not know where
+ * the cursor came from; the HTTP layer names the field it arrived in.
+ */
+export class InvalidCursorError extends ArenaError {
+  constructor(options?: ErrorOptions) {
+    super('request/invalid-cursor', 'The cursor is not one this server issued.', options);
+  }
+}
+
 /** The request is well-formed but the game refuses it (an illegal move). */
 export class RuleViolationError extends ArenaError {
   constructor(

@@ -23,7 +23,11 @@ export type FaultCause =
   | 'illegal-move'
   | 'other';
 
-export type FaultReason = 'timeout' | 'bot-error' | 'invalid-response' | 'illegal-move';
+/** Why a match ended by a side's fault: the result reasons that are faults. */
+export const FAULT_REASONS = ['timeout', 'bot-error', 'invalid-response', 'illegal-move'] as const;
+export type FaultReason = (typeof FAULT_REASONS)[number];
+/** The faults a player reports about its own answer; `illegal-move` is found by the rules. */
+export type PlayerFaultReason = Exclude<FaultReason, 'illegal-move'>;
 
 const GENERIC_TEXT: Record<FaultCause, string> = {
   timeout: 'the bot did not answer in time',

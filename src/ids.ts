@@ -29,7 +29,11 @@ export function newId(kind: IdKind, timeMs: number, random: RandomBytes): string
   return `${kind}_${ulid(timeMs, random)}`;
 }
 
+/** A ULID in a regular expression's source: 26 characters of Crockford base32 (no I, L, O, U). */
+export const ULID_SOURCE = '[0-9A-HJKMNP-TV-Z]{26}';
+
+/** The one definition of what an id looks like; the schemas, the pages and the store use these. */
 export const ID_PATTERN = {
-  bot: /^bot_[0-9A-HJKMNP-TV-Z]{26}$/,
-  match: /^match_[0-9A-HJKMNP-TV-Z]{26}$/,
+  bot: new RegExp(`^bot_${ULID_SOURCE}$`),
+  match: new RegExp(`^match_${ULID_SOURCE}$`),
 } as const;

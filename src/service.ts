@@ -17,8 +17,9 @@ import { MatchRunner } from './match/runner.ts';
 import { MatchWorker } from './match/worker.ts';
 import { ArenaScheduler } from './matchmaking/scheduler.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
-import { PullStore } from './store/pull-store.ts';
+import { redisRateLimitStores } from './store/rate-limit-store.ts';
 import { createRedis, RedisOutageLog, redisErrorListener } from './store/redis-connection.ts';
+import { RedisPullStore } from './store/redis-pull-store.ts';
 import { RedisStore } from './store/redis-store.ts';
 
 const random = (size: number) => randomBytes(size);
@@ -66,7 +67,7 @@ export async function startWorkers(config: Config, logger: Logger) {
     redisErrorListener(outages, logger, 'match queue error'),
   );
   const client = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
-  const pullStore = new PullStore(storeRedis, config.redis.prefix);
+  const pullStore = new RedisPullStore(storeRedis, config.redis.prefix);
   const pull = (botId: string): Player =>
     new PullPlayer(botId, { pull: pullStore, store, clock: systemClock });
   const runner = new MatchRunner({
@@ -123,14 +124,17 @@ export async function startWorkers(config: Config, logger: Logger) {
 }
 
 /**
- * Builds the API of one process: a fail-fast Redis connection, the store, the queue and the app
- * (the tests' harness builds its app here too, so they run this very wiring).
+ * Builds the API of one process: a fail-fast Redis connection, and on it the stores (the arena's,
+ * pull mode's, the rate limiters'), the queue and the app, which sees only their interfaces (the
+ * tests' harness builds its app here too, so they run this very wiring).
  */
 export async function startApi(config: Config, logger: Logger, isShuttingDown: () => boolean) {
   const outages = new RedisOutageLog(logger);
   const redis = outages.watch(createRedis(config.redis.url, 'api'));
   await connect(redis);
   const store = new RedisStore(redis, config.redis.prefix);
+  // Long polls and event streams wait on connections the pull store opens for them.
+  const pull = new RedisPullStore(redis, config.redis.prefix);
   // A connection of the queue's own: BullMQ's scripts on the store's would slow its pipelines.
   const queueRedis = outages.watch(redis.duplicate({ connectionName: 'reversi-arena-api-queue' }));
   await connect(queueRedis).catch((error: unknown) => {
@@ -164,7 +168,8 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     config,
     store,
     queue,
-    redis,
+    pull,
+    rateLimitStores: redisRateLimitStores(redis, config.redis.prefix),
     clock: systemClock,
     random,
     logger,
@@ -180,6 +185,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     async close() {
       await botClient.close();
       await queue.close();
+      await pull.close();
       await store.close();
       await queueRedis.quit();
       await redis.quit();

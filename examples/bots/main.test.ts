@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerBot } from '../../test/support/api.ts';
+import { killedAfterTest } from '../../test/support/children.ts';
 import { createHarness, type Harness } from '../../test/support/harness.ts';
 import { freePort } from '../../test/support/private-redis.ts';
 import { serve } from '../../test/support/serve.ts';
@@ -30,6 +31,8 @@ function runBot(
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A bot that never prints `until` must not play on after its test has failed.
+  killedAfterTest(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {

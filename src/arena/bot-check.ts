@@ -1,19 +1,16 @@
 import type { BotClient } from '../bot-client/index.ts';
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { BotCheck } from '../contract/index.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
+import { gameFor } from '../game/index.ts';
 import { HOUSE_BOTS } from '../house/roster.ts';
-import type { components } from '../http/openapi-types.ts';
 import { newId } from '../ids.ts';
-import { judgeAnswer } from '../match/judge.ts';
-import { engineRules } from '../match/replay.ts';
+import { judgeAnswer } from '../match-model/judge.ts';
 import { botState } from '../protocol/state.ts';
-import { initialPosition } from '../reversi/index.ts';
 import type { MatchRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
-import { ratedRules } from './matches.ts';
-
-export type BotCheckReport = components['schemas']['BotCheck'];
+import { ARENA_GAME, ratedRules } from './matches.ts';
 
 export interface BotCheckDeps {
   readonly store: ArenaStore;
@@ -34,7 +31,7 @@ const SAMPLE_OPPONENT = HOUSE_BOTS.find((bot) => bot.engine === 'greedy')!;
 export class BotChecker {
   constructor(private readonly deps: BotCheckDeps) {}
 
-  async check(botId: string): Promise<BotCheckReport> {
+  async check(botId: string): Promise<BotCheck> {
     const { store, client, clock, random, limits } = this.deps;
     const bot = await store.getBot(botId);
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${botId}.`);
@@ -45,12 +42,16 @@ export class BotChecker {
       );
     }
     const rules = ratedRules(limits);
-    const you = rules.firstPlayer;
+    const game = gameFor(ARENA_GAME.id);
+    const options = game.options(rules);
+    const position = game.initialState(options);
+    const you = game.toMove(position);
     const me = { id: bot.id, name: bot.name };
     const opponent = { id: SAMPLE_OPPONENT.id, name: SAMPLE_OPPONENT.name };
     const now = clock.now();
     const sample: MatchRecord = {
       id: newId('match', now, random),
+      game: game.id,
       black: you === 'black' ? me : opponent,
       white: you === 'white' ? me : opponent,
       rules,
@@ -64,7 +65,6 @@ export class BotChecker {
       result: null,
       ratings: null,
     };
-    const position = initialPosition(engineRules(rules));
     const state = botState({
       match: sample,
       moves: [],
@@ -76,7 +76,7 @@ export class BotChecker {
     });
     const timeoutMs = rules.timeLimitMs + rules.overageMs;
     const answer = await client.callBot({ url: bot.url, webhookSecret: bot.webhookSecret, state, timeoutMs });
-    const judged = judgeAnswer(position, rules, answer, timeoutMs);
+    const judged = judgeAnswer(game, options, position, answer, timeoutMs);
     const status = answer.ok ? (answer.status ?? null) : (answer.fault.status ?? null);
     return {
       url: bot.url,

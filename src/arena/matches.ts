@@ -8,6 +8,7 @@ import {
   RateLimitedError,
   type ValidationIssue,
 } from '../errors.ts';
+import { reversi } from '../game/index.ts';
 import { newId } from '../ids.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import type { MatchRecord, MatchRules, MoveRecord, Page } from '../store/records.ts';
@@ -33,12 +34,16 @@ export interface NewMatchInput {
 /** How long a bot at its cap of active challenges is told to wait before trying again. */
 const CHALLENGE_RETRY_AFTER_SECONDS = 10;
 
+/**
+ * The game of every match the API creates: Reversi, the arena's one production game (its rules
+ * options are the ones `MatchRules` and the HTTP contract name).
+ */
+export const ARENA_GAME = reversi;
+
 /** The rules a match is played under when the request leaves them out. */
 export function defaultRules(limits: Config['limits']): MatchRules {
   return {
-    firstPlayer: 'white',
-    captureRule: 'all',
-    scoring: 'discs',
+    ...ARENA_GAME.defaultOptions,
     timeLimitMs: limits.timeLimitMs.default,
     overageMs: limits.overageMs.default,
   };
@@ -122,6 +127,7 @@ export class MatchService {
     const now = clock.now();
     const match: MatchRecord = {
       id: newId('match', now, random),
+      game: ARENA_GAME.id,
       black: { id: black!.id, name: black!.name },
       white: { id: white!.id, name: white!.name },
       rules,

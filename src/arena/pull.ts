@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { Direction, MatchState } from '../contract/index.ts';
 import {
   ConflictError,
   InvalidRequestError,
@@ -10,13 +10,12 @@ import {
   RuleViolationError,
   UnavailableError,
 } from '../errors.ts';
-import { engineRules, replay } from '../match/replay.ts';
-import type { MatchState } from '../protocol/state.ts';
-import { type Color, type Direction, legalMoves, play } from '../reversi/index.ts';
-import type { PulledAction, PullStore } from '../store/pull-store.ts';
-import type { MatchRecord } from '../store/records.ts';
+import { gameFor } from '../game/index.ts';
+import { matchState } from '../match-model/match-state.ts';
+import { replay } from '../match-model/replay.ts';
+import type { BotEventStore, PulledAction, PullStore } from '../store/pull-store.ts';
+import type { Color, MatchRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
-import { matchState } from './match-state.ts';
 import { type Principal, requirePrincipal } from './principal.ts';
 
 export interface ActionInput {
@@ -57,7 +56,6 @@ export class PullService {
     private readonly deps: {
       readonly store: ArenaStore;
       readonly pull: PullStore;
-      readonly blocking: () => Redis;
       /** Event streams plus long polls one bot may hold at once. */
       readonly maxStreamsPerBot: number;
     },
@@ -130,31 +128,22 @@ export class PullService {
     const ready = (s: MatchState) => s.toMove === null || (s.toMove === viewer && s.deadline !== null);
     if (ready(state)) return state;
     const lease = await this.holdStream(principal.botId, waitMs + LEASE_MARGIN_MS);
-    const connection = this.deps.blocking();
-    const drop = () => connection.disconnect();
-    closed.addEventListener('abort', drop, { once: true });
-    closing?.addEventListener('abort', drop, { once: true });
+    // Either signal ends the wait at once; the answer is then the state as it stands.
+    const reader = this.deps.pull.openReader(closing ? AbortSignal.any([closed, closing]) : closed);
     try {
-      await connection.connect();
       let lastId = await this.deps.pull.lastEventId(principal.botId);
       const until = performance.now() + waitMs;
       state = await this.state(principal, matchId);
       while (!ready(state) && !closed.aborted && !closing?.aborted) {
         const left = Math.floor(until - performance.now());
         if (left <= 0) break;
-        const events = await this.deps.pull.readEvents(connection, principal.botId, lastId, left);
+        const events = await reader.read(principal.botId, lastId, left);
         lastId = events.at(-1)?.id ?? lastId;
         state = await this.state(principal, matchId);
       }
       return state;
-    } catch (error) {
-      // Dropping the blocking connection cut the wait short: the state is read on the store's own.
-      if (closing?.aborted && !closed.aborted) return this.state(principal, matchId);
-      throw error;
     } finally {
-      closed.removeEventListener('abort', drop);
-      closing?.removeEventListener('abort', drop);
-      connection.disconnect();
+      reader.close();
       await lease.release();
     }
   }
@@ -181,9 +170,11 @@ export class PullService {
     const color = colorOf(match, who);
     if (color === null)
       throw new PermissionError('matches/not-a-player', 'This token is not a player of this match.');
-    // The engine reads a direction only under single-direction capture, and the arena records it
-    // only then: elsewhere it is no part of the action, so a retry naming one is still the same.
-    const direction = match.rules.captureRule === 'single-direction' ? input.direction : undefined;
+    // Where the game records no direction (Reversi's all-lines capture) it is no part of the
+    // action, so a retry naming one is still the same.
+    const game = gameFor(match.game);
+    const options = game.options(match.rules);
+    const direction = game.recordsDirection(options) ? input.direction : undefined;
     const submitted: PulledAction = {
       ply: input.ply ?? moves.length + 1,
       action: input.action,
@@ -214,8 +205,8 @@ export class PullService {
     if (match.status === 'queued') {
       throw new ConflictError('matches/not-your-turn', 'The match has not started yet.');
     }
-    const { position } = replay(match.rules, moves);
-    if (position.toMove !== color || legalMoves(position).length === 0) {
+    const { position } = replay(match.rules, moves, game);
+    if (game.toMove(position) !== color || game.legalActions(position).length === 0) {
       throw new ConflictError('matches/not-your-turn', `It is not ${color}'s turn.`);
     }
     if (submitted.ply !== moves.length + 1) {
@@ -224,16 +215,16 @@ export class PullService {
         `The match is at ply ${moves.length + 1}, not ${submitted.ply}.`,
       );
     }
-    const legal = play(
+    const legal = game.apply(
       position,
-      { square: input.action, ...(direction ? { direction } : {}) },
-      engineRules(match.rules),
+      { action: input.action, ...(direction ? { direction } : {}) },
+      options,
     );
     if (!legal.ok) {
       throw new RuleViolationError(
         'matches/illegal-action',
-        `${input.action} is not legal: ${legal.error.message}`,
-        legalMoves(position),
+        `${input.action} is not legal: ${legal.message}`,
+        game.legalActions(position),
       );
     }
     const outcome = await this.deps.pull.submitAction(matchId, submitted, idempotencyKey);
@@ -302,19 +293,16 @@ export type StreamItem =
  */
 export async function* botEvents(
   service: PullService,
-  deps: { readonly store: ArenaStore; readonly pull: PullStore; readonly blocking: () => Redis },
+  deps: { readonly store: ArenaStore; readonly pull: BotEventStore },
   botId: string,
   start: { readonly after: string; readonly snapshot: boolean },
   closed: AbortSignal,
   keepAliveMs: number,
   lease: StreamLease,
 ): AsyncGenerator<StreamItem> {
-  const connection = deps.blocking();
-  const drop = () => connection.disconnect();
-  closed.addEventListener('abort', drop, { once: true });
+  const reader = deps.pull.openReader(closed);
   const onlineSeconds = Math.ceil((keepAliveMs * 3) / 1000);
   try {
-    await connection.connect();
     let after = start.after;
     await deps.pull.markOnline(botId, onlineSeconds);
     if (start.snapshot) {
@@ -327,7 +315,8 @@ export async function* botEvents(
       }
     }
     while (!closed.aborted) {
-      const events = await deps.pull.readEvents(connection, botId, after, keepAliveMs);
+      const events = await reader.read(botId, after, keepAliveMs);
+      if (closed.aborted) break;
       if (!(await lease.renew())) return;
       await deps.pull.markOnline(botId, onlineSeconds);
       if (events.length === 0) yield 'keep-alive';
@@ -339,8 +328,7 @@ export async function* botEvents(
   } catch (error) {
     if (!closed.aborted) throw error;
   } finally {
-    closed.removeEventListener('abort', drop);
-    connection.disconnect();
+    reader.close();
     await lease.release();
   }
 }

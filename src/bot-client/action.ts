@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import type { BotAction } from './types.ts';
-
-/** True only when A and B are the same type. */
-type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-/** Compile-time check that the schema below and openapi.yaml's `BotAction` agree. */
-function tied<_Check extends true>(): void {}
+import type { BotAction } from '../contract/index.ts';
+import { type Exact, tied } from '../contract/tied.ts';
+import { DIRECTIONS } from '../reversi/index.ts';
 
 /** A bot's answer: a square a1..h8 and, under single-direction capture, a direction. Nothing else. */
 export const botActionSchema = z.strictObject({
   action: z.string().regex(/^[a-h][1-8]$/, 'must be a square a1..h8'),
-  direction: z.enum(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw']).optional(),
+  direction: z.enum(DIRECTIONS).optional(),
 });
 tied<Exact<z.output<typeof botActionSchema>, BotAction>>();
 

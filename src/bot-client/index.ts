@@ -8,13 +8,11 @@ export { BotClient } from './client.ts';
 export { AddressRefusedError, guardConnector, publicOnlyLookup } from './connector.ts';
 export { signedHeaders, webhookId } from './signing.ts';
 export {
-  type BotAction,
   type BotCallOutcome,
   type BotCallRequest,
   type BotClientOptions,
   type BotFault,
   type BotFaultReason,
-  type BotState,
   EXCERPT_BYTES,
   MAX_RESPONSE_BYTES,
 } from './types.ts';

@@ -1,12 +1,6 @@
 import type { Clock, RandomBytes } from '../clock.ts';
+import type { BotAction, BotState } from '../contract/index.ts';
 import type { FaultCause } from '../faults.ts';
-import type { components } from '../http/openapi-types.ts';
-
-/** What the arena sends a push bot on its turn (the `BotState` schema of openapi.yaml). */
-export type BotState = components['schemas']['BotState'];
-
-/** What a push bot answers (the `BotAction` schema of openapi.yaml). */
-export type BotAction = components['schemas']['BotAction'];
 
 /** One turn's call to a push bot. */
 export interface BotCallRequest {

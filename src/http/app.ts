@@ -1,6 +1,5 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { BotChecker } from '../arena/bot-check.ts';
@@ -11,14 +10,14 @@ import type { BotClient } from '../bot-client/index.ts';
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
-import { PullStore } from '../store/pull-store.ts';
+import type { PullStore } from '../store/pull-store.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { identify, refuseBadCredentials } from './auth.ts';
 import { jsonBodies } from './body-limit.ts';
 import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler } from './problem.ts';
-import { checkLimiter, rateLimiter, registrationLimiter } from './rate-limit.ts';
+import { checkLimiter, type RateLimitStores, rateLimiter, registrationLimiter } from './rate-limit.ts';
 import { requestLog } from './request-log.ts';
 import { botsRouter } from './routes/bots.ts';
 import { gamesRouter } from './routes/games.ts';
@@ -38,8 +37,10 @@ export interface AppDeps {
   readonly config: Config;
   readonly store: ArenaStore;
   readonly queue: MatchQueue;
-  /** The API's Redis connection (fail-fast), shared with the rate limiter. */
-  readonly redis: Redis;
+  /** Pull mode's turns and bots' event streams. */
+  readonly pull: PullStore;
+  /** Where the rate limiters keep their counts, shared by every API process. */
+  readonly rateLimitStores: RateLimitStores;
   readonly clock: Clock;
   readonly random: RandomBytes;
   readonly logger: Logger;
@@ -54,7 +55,7 @@ export interface AppDeps {
  * tests drive the app directly with supertest.
  *
  * @example
- * const app = createApp({ config, store, queue, redis, clock: systemClock, random: randomBytes, logger, registry, botClient });
+ * const app = createApp({ config, store, queue, pull, rateLimitStores, clock: systemClock, random: randomBytes, logger, registry, botClient });
  * app.listen(config.port);
  */
 export function createApp(deps: AppDeps): Express {
@@ -78,24 +79,8 @@ export function createApp(deps: AppDeps): Express {
       logger.warn({ err: error, matchId }, 'match stored but not queued yet'),
   });
 
-  const pull = new PullStore(deps.redis, config.redis.prefix);
-  // Long polls and event streams block a connection each; they get their own, without a command timeout.
-  // Their errors reach the request as a failed command; the API's main connection logs the outage.
-  const blocking = () =>
-    deps.redis
-      .duplicate({
-        lazyConnect: true,
-        enableOfflineQueue: true,
-        commandTimeout: undefined,
-        maxRetriesPerRequest: 1,
-      })
-      .on('error', () => {});
-  const pullService = new PullService({
-    store,
-    pull,
-    blocking,
-    maxStreamsPerBot: config.limits.maxStreamsPerBot,
-  });
+  const { pull } = deps;
+  const pullService = new PullService({ store, pull, maxStreamsPerBot: config.limits.maxStreamsPerBot });
 
   const app = express();
   app.disable('x-powered-by');
@@ -109,8 +94,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(webRouter());
   if (config.validateResponses) app.use(responseValidator(spec));
   app.use(identify(store, config.adminToken));
-  app.use(rateLimiter(deps.redis, config.redis.prefix, config.rateLimit));
-  app.post('/v1/bots', registrationLimiter(deps.redis, config.redis.prefix, config.rateLimit));
+  app.use(rateLimiter(deps.rateLimitStores, config.rateLimit));
+  app.post('/v1/bots', registrationLimiter(deps.rateLimitStores, config.rateLimit));
   app.use(jsonBodies(JSON_BODY_LIMIT_BYTES));
   app.use(
     opsRouter({
@@ -124,9 +109,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(refuseBadCredentials);
   app.use(gamesRouter(spec, config.limits));
-  app.use(
-    pullRouter({ service: pullService, store, pull, blocking, present, keepAliveMs: config.sseKeepAliveMs }),
-  );
+  app.use(pullRouter({ service: pullService, store, pull, present, keepAliveMs: config.sseKeepAliveMs }));
   app.use(
     botsRouter({
       bots,
@@ -137,7 +120,7 @@ export function createApp(deps: AppDeps): Express {
         random: deps.random,
         limits: config.limits,
       }),
-      checkLimiter: checkLimiter(deps.redis, config.redis.prefix, config.rateLimit),
+      checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
       present,
     }),
   );
@@ -146,7 +129,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(unknownRoute(spec, WEB_PAGES));
   app.use(
     errorHandler({
-      storeAvailable: () => deps.redis.status === 'ready',
+      storeAvailable: () => store.health() === 'up',
       // The path only: a query string may carry a token.
       onUnexpected: (error, req) => logger.error({ err: error, path: req.path }, 'unexpected error'),
     }),

@@ -1,8 +1,8 @@
 import type { Principal } from '../arena/principal.ts';
 import type { Config } from '../config.ts';
+import type { components } from '../contract/index.ts';
 import { resultAsSeenBy } from '../faults.ts';
 import type { BotRecord, MatchRecord, MoveRecord, RatingHistoryEntry, Strength } from '../store/records.ts';
-import type { components } from './openapi-types.ts';
 
 /** Store records to the documents of openapi.yaml. */
 type Schemas = components['schemas'];

@@ -1,8 +1,10 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { components } from '../contract/index.ts';
 import {
   type ArenaError,
   AuthenticationError,
   ConflictError,
+  InvalidCursorError,
   InvalidRequestError,
   MethodNotAllowedError,
   NotFoundError,
@@ -11,13 +13,14 @@ import {
   RateLimitedError,
   RuleViolationError,
   UnavailableError,
+  type ValidationIssue,
 } from '../errors.ts';
-import type { components } from './openapi-types.ts';
 
 type Problem = components['schemas']['Problem'];
 
 const STATUS: ReadonlyArray<[abstract new (...args: never[]) => ArenaError, number, string]> = [
   [InvalidRequestError, 400, 'Invalid request'],
+  [InvalidCursorError, 400, 'Invalid request'],
   [AuthenticationError, 401, 'Unauthorized'],
   [PermissionError, 403, 'Forbidden'],
   [NotFoundError, 404, 'Not found'],
@@ -57,6 +60,13 @@ function fromLibrary(error: { type?: string; message?: string; status?: unknown 
   }
 }
 
+/** The fields a 400 names: a parse's issues, or the cursor, which every route takes in its query. */
+function issuesOf(error: ArenaError): readonly ValidationIssue[] {
+  if (error instanceof InvalidRequestError) return error.issues;
+  if (error instanceof InvalidCursorError) return [{ path: 'query.cursor', message: 'unknown cursor' }];
+  return [];
+}
+
 export function sendProblem(req: Request, res: Response, error: ArenaError): void {
   const [, status, title] = STATUS.find(([type]) => error instanceof type) ?? [
     undefined,
@@ -71,7 +81,8 @@ export function sendProblem(req: Request, res: Response, error: ArenaError): voi
     instance: req.originalUrl.split('?')[0],
     code: error.code,
   };
-  if (error instanceof InvalidRequestError && error.issues.length > 0) body.errors = [...error.issues];
+  const issues = issuesOf(error);
+  if (issues.length > 0) body.errors = [...issues];
   if (error instanceof RuleViolationError) body.legalMoves = [...error.legalMoves];
   if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allow.join(', '));
   if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));

@@ -1,39 +1,16 @@
-import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { Redis } from 'ioredis';
-import { RedisStore as RateLimitStore, type RedisReply } from 'rate-limit-redis';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import type { Config } from '../config.ts';
 import { RateLimitedError } from '../errors.ts';
+import type { RateLimiter } from '../store/rate-limit-store.ts';
 import { principalOf } from './auth.ts';
 
 /**
- * Sends rate-limit-redis' commands through ioredis. Its scripts are kept here and run with EVALSHA,
- * falling back to EVAL: the limiter then never depends on a SCRIPT LOAD made at start-up, so it
- * works when Redis was down when the app started and after Redis restarts empty.
+ * Makes the store that keeps one limiter's counters (the general limit, registrations, checks),
+ * shared by every API process; a new one per call, as express-rate-limit wants a store per
+ * limiter. The composition root builds them on Redis (see src/store/rate-limit-store.ts).
  */
-function scriptSafeSender(redis: Redis) {
-  const scripts = new Map<string, string>();
-  return async (command: string, ...args: string[]): Promise<RedisReply> => {
-    if (command.toUpperCase() === 'SCRIPT' && args[0]?.toUpperCase() === 'LOAD' && args[1] !== undefined) {
-      const sha = createHash('sha1').update(args[1]).digest('hex');
-      scripts.set(sha, args[1]);
-      return sha;
-    }
-    if (command.toUpperCase() === 'EVALSHA' && args[0] !== undefined) {
-      const [sha, ...rest] = args;
-      try {
-        return (await redis.call('EVALSHA', sha, ...rest)) as RedisReply;
-      } catch (error) {
-        const script = scripts.get(sha);
-        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT')) || script === undefined)
-          throw error;
-        return (await redis.call('EVAL', script, ...rest)) as RedisReply;
-      }
-    }
-    return (await redis.call(command, ...args)) as RedisReply;
-  };
-}
+export type RateLimitStores = (limiter: RateLimiter) => Store;
 
 const MOVE_PLAYED = 'rateLimitMovePlayed';
 
@@ -54,13 +31,13 @@ const addressKey = (ip: string | undefined) => `a:${ipKeyGenerator(ip ?? 'unknow
 const validate = { keyGeneratorIpFallback: false } as const;
 
 /**
- * Fixed-window limits kept in Redis, so every API process shares them: per verified principal (a
- * bot, the admin), else per client address (IPv6 by /56). It runs after the principal is resolved
- * (see `identify`): a request with an unknown token counts once against its address and creates
- * no key of its own, so random tokens buy no fresh budgets. Answers carry the IETF `RateLimit` and
+ * Fixed-window limits in the shared store, so every API process counts alike: per verified
+ * principal (a bot, the admin), else per client address (IPv6 by /56). It runs after the principal
+ * is resolved (see `identify`): a request with an unknown token counts once against its address and
+ * creates no key of its own, so random tokens buy no fresh budgets. Answers carry the IETF `RateLimit` and
  * `RateLimit-Policy` headers; past the limit the answer is a 429 problem with `Retry-After`.
  */
-export function rateLimiter(redis: Redis, prefix: string, limits: Config['rateLimit']): RequestHandler {
+export function rateLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
   return rateLimit({
     windowMs: limits.windowMs,
     limit: (_req, res) => (principalOf(res) ? limits.perToken : limits.perIp),
@@ -76,7 +53,7 @@ export function rateLimiter(redis: Redis, prefix: string, limits: Config['rateLi
     skipSuccessfulRequests: true,
     requestWasSuccessful: (_req, res) => res.locals[MOVE_PLAYED] === true,
     validate,
-    store: new RateLimitStore({ sendCommand: scriptSafeSender(redis), prefix: `${prefix}:rate:` }),
+    store: stores('requests'),
     handler: (_req, _res, next, options) => {
       next(
         new RateLimitedError(
@@ -96,9 +73,9 @@ const MINUTE_MS = 60_000;
  * per `key`. Refused requests (a bad body, a taken name) do not count.
  */
 function operationLimiter(
-  redis: Redis,
+  stores: RateLimitStores,
   options: {
-    readonly storePrefix: string;
+    readonly limiter: Exclude<RateLimiter, 'requests'>;
     readonly windowMs: number;
     readonly limit: number;
     readonly key: (req: Request, res: Response) => string;
@@ -113,7 +90,7 @@ function operationLimiter(
     skipFailedRequests: true,
     keyGenerator: options.key,
     validate,
-    store: new RateLimitStore({ sendCommand: scriptSafeSender(redis), prefix: options.storePrefix }),
+    store: stores(options.limiter),
     handler: (_req, _res, next) => {
       next(new RateLimitedError(options.refusal, Math.ceil(options.windowMs / 1000)));
     },
@@ -124,13 +101,9 @@ function operationLimiter(
  * Registrations per client address and hour: registering is how an attacker multiplies the
  * per-bot caps.
  */
-export function registrationLimiter(
-  redis: Redis,
-  prefix: string,
-  limits: Config['rateLimit'],
-): RequestHandler {
-  return operationLimiter(redis, {
-    storePrefix: `${prefix}:rate:register:`,
+export function registrationLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
+  return operationLimiter(stores, {
+    limiter: 'registrations',
     windowMs: HOUR_MS,
     limit: limits.registrationsPerHour,
     key: (req) => addressKey(req.ip),
@@ -139,9 +112,9 @@ export function registrationLimiter(
 }
 
 /** Bot checks per bot (else per address) and minute: each one makes the arena call a URL. */
-export function checkLimiter(redis: Redis, prefix: string, limits: Config['rateLimit']): RequestHandler {
-  return operationLimiter(redis, {
-    storePrefix: `${prefix}:rate:check:`,
+export function checkLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
+  return operationLimiter(stores, {
+    limiter: 'checks',
     windowMs: MINUTE_MS,
     limit: limits.checksPerMinute,
     key: (req, res) => {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { components, operations } from './openapi-types.ts';
+import type { components, operations } from '../contract/index.ts';
+import { type Exact, tied } from '../contract/tied.ts';
+import { ID_PATTERN } from '../ids.ts';
+import { DIRECTIONS } from '../reversi/index.ts';
 
 /**
  * Request schemas, parsed once at the edge. Each is tied to the type openapi-typescript generates
@@ -8,13 +11,8 @@ import type { components, operations } from './openapi-types.ts';
 type Schemas = components['schemas'];
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
-/** True only when A and B are the same type. */
-type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-/** Compile-time check; `tsc` reports the schema whose type is not `true`. */
-function tied<_Check extends true>(): void {}
-
-const botIdSchema = z.string().regex(/^bot_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a bot id (bot_…)');
-const matchIdSchema = z.string().regex(/^match_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a match id (match_…)');
+const botIdSchema = z.string().regex(ID_PATTERN.bot, 'must be a bot id (bot_…)');
+const matchIdSchema = z.string().regex(ID_PATTERN.match, 'must be a match id (match_…)');
 const botName = z
   .string()
   .min(3)
@@ -119,7 +117,7 @@ export const noQuery = z.strictObject({});
 
 export const pullActionBody = z.strictObject({
   action: z.string().regex(/^[a-h][1-8]$/, 'must be a square a1..h8'),
-  direction: z.enum(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw']).optional(),
+  direction: z.enum(DIRECTIONS).optional(),
   ply: z.number().int().min(1).optional(),
 });
 tied<Exact<z.input<typeof pullActionBody>, Schemas['PullAction']>>();

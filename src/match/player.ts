@@ -1,8 +1,5 @@
-import type { FaultCause } from '../faults.ts';
-import type { BotAction, BotState } from '../protocol/state.ts';
-
-/** Why a bot lost by fault. */
-export type FaultReason = 'timeout' | 'bot-error' | 'invalid-response';
+import type { BotState } from '../contract/index.ts';
+import type { MoveOutcome } from '../match-model/judge.ts';
 
 export interface MoveRequest {
   readonly state: BotState;
@@ -11,20 +8,6 @@ export interface MoveRequest {
   /** Aborted when the worker shuts down mid-match. */
   readonly signal: AbortSignal;
 }
-
-export type MoveOutcome =
-  | { readonly ok: true; readonly action: BotAction; readonly latencyMs: number }
-  | {
-      readonly ok: false;
-      readonly fault: {
-        readonly reason: FaultReason;
-        readonly cause: FaultCause;
-        readonly message: string;
-        readonly status?: number;
-        readonly latencyMs: number;
-        readonly body?: string;
-      };
-    };
 
 /**
  * A side of a match as the runner sees it: asked for a move, it answers an action or a fault. A bot

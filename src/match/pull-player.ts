@@ -1,22 +1,23 @@
-import { matchState } from '../arena/match-state.ts';
 import type { Clock } from '../clock.ts';
-import type { Direction } from '../reversi/index.ts';
-import type { PullStore } from '../store/pull-store.ts';
+import type { Direction } from '../contract/index.ts';
+import type { MoveOutcome } from '../match-model/judge.ts';
+import { matchState } from '../match-model/match-state.ts';
+import type { BotEventStore, TurnStore } from '../store/pull-store.ts';
 import type { MatchRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
-import type { MoveOutcome, MoveRequest, Player } from './player.ts';
+import type { MoveRequest, Player } from './player.ts';
 
 /**
  * A pull bot's side of a match: the worker opens the turn (the bot hears `yourTurn` on its event
- * stream and sees the deadline in the state), then blocks on Redis until the API hands it the action
- * the bot posted, or the time is up. The API has already checked the action is legal.
+ * stream and sees the deadline in the state), then waits on the turn store until the API hands it the
+ * action the bot posted, or the time is up. The API has already checked the action is legal.
  */
 export class PullPlayer implements Player {
   readonly readsStoredMoves = true;
 
   constructor(
     private readonly botId: string,
-    private readonly deps: { readonly pull: PullStore; readonly store: ArenaStore; readonly clock: Clock },
+    private readonly deps: { readonly pull: TurnStore; readonly store: ArenaStore; readonly clock: Clock },
   ) {}
 
   async move({ state, timeoutMs, signal }: MoveRequest): Promise<MoveOutcome> {
@@ -67,7 +68,7 @@ export class PullPlayer implements Player {
 }
 
 /** The `matchStarted` event both players find on their event streams. */
-export async function announceStart(pull: PullStore, match: MatchRecord): Promise<void> {
+export async function announceStart(pull: BotEventStore, match: MatchRecord): Promise<void> {
   const data = JSON.stringify({
     matchId: match.id,
     black: match.black,

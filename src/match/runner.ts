@@ -1,24 +1,14 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
+import { type AnyGame, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
+import { judgeAnswer } from '../match-model/judge.ts';
+import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
 import { botState } from '../protocol/state.ts';
-import {
-  type Color,
-  DEFAULT_RULES,
-  discCounts,
-  isGameOver,
-  mustPass,
-  opponent,
-  outcome,
-  type Position,
-  play,
-} from '../reversi/index.ts';
-import type { BotRecord, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
+import type { BotRecord, Color, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type EndingFault, faultResult } from './fault-result.ts';
-import { judgeAnswer } from './judge.ts';
 import { MoveRecorder } from './move-recorder.ts';
 import type { Player, PlayerFor } from './player.ts';
-import { engineRules, overageSpent, type ReplayedGame, replay } from './replay.ts';
 
 export interface MatchRunnerDeps {
   readonly store: ArenaStore;
@@ -38,18 +28,18 @@ export interface MatchRunnerDeps {
   readonly onMoveTimed?: (timing: { readonly latencyMs: number; readonly overheadMs: number }) => void;
 }
 
-/** The arena passes for a side with no move; the engine accepts a pass exactly then. */
-function passTurn(position: Position): Position {
-  const passed = play(position, { square: 'pass' }, DEFAULT_RULES);
-  if (!passed.ok) throw passed.error;
-  return passed.position;
+/** A match's game and the options its rules name: what every ply is played under. */
+interface Ruleset {
+  readonly game: AnyGame;
+  readonly options: unknown;
 }
 
 type Turn =
   | {
       readonly kind: 'move';
       readonly move: MoveRecord;
-      readonly position: Position;
+      /** The game's position after the move. */
+      readonly position: unknown;
       readonly botTimeMs: number;
     }
   | { readonly kind: 'fault'; readonly fault: EndingFault }
@@ -59,8 +49,8 @@ type Turn =
 export type RunEnd = 'finished' | 'already-ended' | 'missing' | 'interrupted';
 
 /**
- * Plays one match to its end: asks the side to move for an action, applies it with the rules
- * engine, records each ply at once, and records the result exactly once. It resumes a match from
+ * Plays one match to its end: asks the side to move for an action, applies it with the match's
+ * game (src/game), records each ply at once, and records the result exactly once. It resumes a match from
  * its recorded moves, so a match whose worker died finishes on another. Bot faults end the match;
  * only the arena's own failures (Redis) throw, for the queue to retry.
  */
@@ -72,6 +62,16 @@ export class MatchRunner {
     const match = await store.startMatch(matchId, clock.now());
     if (match === null) return 'missing';
     if (match.status === 'finished' || match.status === 'aborted') return 'already-ended';
+    let ruleset: Ruleset;
+    try {
+      const game = gameFor(match.game);
+      ruleset = { game, options: game.options(match.rules) };
+    } catch (error) {
+      // A record naming a game this arena does not play, or options that game refuses: corrupt.
+      this.deps.logger.error({ err: error, matchId }, 'unplayable game or rules; aborting the match');
+      const why = error instanceof UnknownGameError ? 'its game is not played here' : 'its rules are invalid';
+      return this.finish(match, this.abortResult(match, why));
+    }
     const [black, white] = await store.getBots([match.black.id, match.white.id]);
     if (!black || !white) return this.finish(match, this.abortResult(match, 'a player no longer exists'));
     const bots: Record<Color, BotRecord> = { black, white };
@@ -83,12 +83,12 @@ export class MatchRunner {
       const moves = await store.getMoves(matchId);
       let game: ReplayedGame;
       try {
-        game = replay(match.rules, moves);
+        game = replay(match.rules, moves, ruleset.game);
       } catch (error) {
         this.deps.logger.error({ err: error, matchId }, 'corrupt move record; aborting the match');
         return this.finish(match, this.abortResult(match, 'the move record is corrupt'));
       }
-      const end = await this.playFrom(match, bots, moves, game, signal);
+      const end = await this.playFrom(match, ruleset, bots, moves, game, signal);
       if (end !== 'resync') return end;
       const current = await store.getMatch(matchId);
       if (current === null || current.status !== 'running') return 'already-ended';
@@ -98,6 +98,7 @@ export class MatchRunner {
   /** Plays on from a replayed record until the end, a fault, an interruption or a lost race. */
   private async playFrom(
     match: MatchRecord,
+    ruleset: Ruleset,
     bots: Record<Color, BotRecord>,
     moves: MoveRecord[],
     game: ReplayedGame,
@@ -106,22 +107,22 @@ export class MatchRunner {
     const recorder = new MoveRecorder(this.deps.store, match.id);
     const clocks = { banks: game.banks, lastLatency: game.lastLatency };
     let { position } = game;
-    while (!isGameOver(position)) {
+    while (!ruleset.game.isOver(position)) {
       if (signal.aborted) {
         await recorder.flush();
         return 'interrupted';
       }
       const turnStarted = performance.now();
-      const player = this.deps.playerFor(bots[position.toMove]);
+      const player = this.deps.playerFor(bots[ruleset.game.toMove(position)]);
       if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
-      const turn = await this.takeTurn(match, player, bots, moves, position, clocks, signal);
+      const turn = await this.takeTurn(match, ruleset, player, bots, moves, position, clocks, signal);
       if (turn.kind === 'interrupted') {
         await recorder.flush();
         return 'interrupted';
       }
       if (turn.kind === 'fault') {
         if (!(await recorder.flush())) return 'resync';
-        return this.finish(match, this.faultResult(match, moves, position, turn.fault));
+        return this.finish(match, this.faultResult(match, ruleset.game, moves, position, turn.fault));
       }
       if (!(await recorder.record(turn.move))) return 'resync';
       moves.push(turn.move);
@@ -132,25 +133,27 @@ export class MatchRunner {
       });
     }
     if (!(await recorder.flush())) return 'resync';
-    const final = outcome(position, engineRules(match.rules));
-    return this.finish(match, { winner: final.winner, discs: final.discs, reason: 'completed' });
+    const final = ruleset.game.outcome(position, ruleset.options);
+    return this.finish(match, { winner: final.winner, discs: final.counts, reason: 'completed' });
   }
 
-  /** One ply: a pass for a side with no move, else the side's answer checked by the engine. */
+  /** One ply: a pass for a side with no move, else the side's answer judged by the game. */
   private async takeTurn(
     match: MatchRecord,
+    { game, options }: Ruleset,
     player: Player,
     bots: Record<Color, BotRecord>,
     moves: readonly MoveRecord[],
-    position: Position,
+    position: unknown,
     clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
     signal: AbortSignal,
   ): Promise<Turn> {
-    const color = position.toMove;
+    const color = game.toMove(position);
     const ply = moves.length + 1;
-    if (mustPass(position)) {
+    if (game.mustPass(position)) {
+      // The arena passes for a side with no move; a game accepts a pass exactly then.
       const move: MoveRecord = { ply, player: color, square: 'pass', flips: [], latencyMs: 0 };
-      return { kind: 'move', move, position: passTurn(position), botTimeMs: 0 };
+      return { kind: 'move', move, position: game.pass(position), botTimeMs: 0 };
     }
     const { timeLimitMs } = match.rules;
     const timeoutMs = timeLimitMs + clocks.banks[color];
@@ -161,13 +164,13 @@ export class MatchRunner {
       timeLimitMs,
       remainingOverageMs: clocks.banks[color],
       lastLatencyMs: clocks.lastLatency[color],
-      opponentRating: bots[opponent(color)].rating,
+      opponentRating: bots[otherSide(color)].rating,
     });
     const asked = performance.now();
     const answer = await player.move({ state, timeoutMs, signal });
     const botTimeMs = performance.now() - asked;
     if (signal.aborted) return { kind: 'interrupted' };
-    const judged = judgeAnswer(position, match.rules, answer, timeoutMs);
+    const judged = judgeAnswer(game, options, position, answer, timeoutMs);
     if (!judged.ok) return { kind: 'fault', fault: judged.fault };
     const { latencyMs } = judged;
     const { action, direction } = judged.action;
@@ -177,7 +180,7 @@ export class MatchRunner {
       ply,
       player: color,
       square: action,
-      ...(direction && match.rules.captureRule === 'single-direction' ? { direction } : {}),
+      ...(direction && game.recordsDirection(options) ? { direction } : {}),
       flips: judged.flips,
       latencyMs,
     };
@@ -192,16 +195,14 @@ export class MatchRunner {
 
   private faultResult(
     match: MatchRecord,
+    game: AnyGame,
     moves: readonly MoveRecord[],
-    position: Position,
+    position: unknown,
     fault: EndingFault,
   ): MatchResult {
-    const { black, white } = discCounts(position);
-    const result = faultResult(moves, position.toMove, fault, { black, white });
-    this.deps.logger.info(
-      { matchId: match.id, player: position.toMove, reason: result.reason },
-      'match ended by a fault',
-    );
+    const player = game.toMove(position);
+    const result = faultResult(moves, player, fault, game.counts(position));
+    this.deps.logger.info({ matchId: match.id, player, reason: result.reason }, 'match ended by a fault');
     return result;
   }
 

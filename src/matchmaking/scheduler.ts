@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
 import { bradleyTerry } from '../rating/bradley-terry.ts';
-import type { PullStore } from '../store/pull-store.ts';
+import type { BotEventStore } from '../store/pull-store.ts';
 import type { Strength } from '../store/records.ts';
 import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
@@ -19,7 +19,8 @@ export interface SchedulerDeps {
   readonly connection: Redis;
   readonly config: Config;
   readonly store: ArenaStore;
-  readonly pull: PullStore;
+  /** Where a pull bot's presence is (matchmaking pairs it only while it listens). */
+  readonly pull: Pick<BotEventStore, 'isOnline'>;
   readonly matches: MatchService;
   readonly clock: Clock;
   readonly random: () => number;

@@ -1,21 +1,19 @@
-import type { components } from '../http/openapi-types.ts';
-import { boardText, type Color, legalMoves, type Position } from '../reversi/index.ts';
-import type { MatchRecord, MoveRecord } from '../store/records.ts';
-
 /**
- * The wire shapes bots see, apart from the engine's types: the state the arena sends on a bot's turn
- * (push) or serves to it (pull), and the action it answers. Defined in openapi.yaml; pinned by the
- * golden fixtures in test/fixtures/protocol.
+ * From a game's position to the wire shapes bots see: the state the arena sends on a bot's turn
+ * (push) or serves to it (pull). The match's game (src/game) says what the board and the legal
+ * actions are; the shapes are the contract's (src/contract); pinned by the golden fixtures in
+ * test/fixtures/protocol.
  */
-export type BotState = components['schemas']['BotState'];
-export type BotAction = components['schemas']['BotAction'];
-export type MatchState = components['schemas']['MatchState'];
-type WireDirection = components['schemas']['Direction'];
+
+import type { BotState, Direction as WireDirection } from '../contract/index.ts';
+import { gameFor } from '../game/index.ts';
+import type { Color, MatchRecord, MoveRecord } from '../store/records.ts';
 
 export interface TurnContext {
   readonly match: MatchRecord;
   readonly moves: readonly MoveRecord[];
-  readonly position: Position;
+  /** The position in the match's game (the game's own state value, as `replay` gives it). */
+  readonly position: unknown;
   readonly timeLimitMs: number;
   readonly remainingOverageMs: number;
   readonly lastLatencyMs: number | null;
@@ -29,18 +27,20 @@ export interface TurnContext {
  * empty when it is not that player's turn.
  *
  * @example
- * botState({ match, moves: [], position: initialPosition(), timeLimitMs: 1000, remainingOverageMs: 5000, lastLatencyMs: null, opponentRating: 1500 })
+ * botState({ match, moves: [], position: replay(match.rules, []).position, timeLimitMs: 1000, remainingOverageMs: 5000, lastLatencyMs: null, opponentRating: 1500 })
  */
 export function botState(turn: TurnContext): BotState {
-  const you: Color = turn.you ?? turn.position.toMove;
+  const game = gameFor(turn.match.game);
+  const toMove = game.toMove(turn.position);
+  const you: Color = turn.you ?? toMove;
   const opponent = you === 'black' ? turn.match.white : turn.match.black;
   const { timeLimitMs, overageMs, ...rules } = turn.match.rules;
   return {
     matchId: turn.match.id,
-    game: 'reversi',
+    game: game.id,
     you,
-    board: boardText(turn.position),
-    legalMoves: you === turn.position.toMove ? legalMoves(turn.position) : [],
+    board: game.boardRows(turn.position),
+    legalMoves: you === toMove ? game.legalActions(turn.position) : [],
     ply: turn.moves.length + 1,
     history: turn.moves.map((move) => ({
       ply: move.ply,

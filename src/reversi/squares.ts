@@ -9,11 +9,11 @@
 /** A square name, `a1`..`h8`. Kept a plain string so that wire types can carry it as-is. */
 export type Square = string;
 
-/** A compass direction on the printed board; `n` points toward rank 1, `e` toward file h. */
-export type Direction = 'n' | 'ne' | 'e' | 'se' | 's' | 'sw' | 'w' | 'nw';
+/** Every direction, in the order `trappingDirections` reports them; `n` points toward rank 1, `e` toward file h. */
+export const DIRECTIONS = Object.freeze(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw'] as const);
 
-/** Every direction, in the order `trappingDirections` reports them. */
-export const DIRECTIONS: readonly Direction[] = Object.freeze(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw']);
+/** A compass direction on the printed board. */
+export type Direction = (typeof DIRECTIONS)[number];
 
 /** `[file step, rank step]` for each entry of `DIRECTIONS`. */
 export const DIRECTION_STEPS: readonly (readonly [number, number])[] = Object.freeze([

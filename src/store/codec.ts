@@ -1,3 +1,5 @@
+import { DEFAULT_GAME_ID } from '../game/index.ts';
+import { ID_PATTERN, ULID_SOURCE } from '../ids.ts';
 import type { BotRecord, MatchRecord, NewBot } from './records.ts';
 
 /** Converts store records to and from the flat string fields of Redis hashes. */
@@ -61,6 +63,7 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
 export function matchFields(match: MatchRecord): Record<string, string> {
   const fields: Record<string, string> = {
     id: match.id,
+    game: match.game ?? DEFAULT_GAME_ID,
     black: JSON.stringify(match.black),
     white: JSON.stringify(match.white),
     rules: JSON.stringify(match.rules),
@@ -88,6 +91,8 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
   }
   return {
     id: hash.id,
+    // Matches stored before they carried a game id are all Reversi's: read them so, no migration.
+    game: hash.game ?? DEFAULT_GAME_ID,
     black: JSON.parse(hash.black),
     white: JSON.parse(hash.white),
     rules: JSON.parse(hash.rules),
@@ -115,6 +120,6 @@ export function decodeCursor(cursor: string, shape: RegExp): string | null {
 }
 
 export const CURSOR_SHAPE = {
-  botName: /^[a-z0-9_-]{3,32} bot_[0-9A-HJKMNP-TV-Z]{26}$/,
-  matchId: /^match_[0-9A-HJKMNP-TV-Z]{26}$/,
+  botName: new RegExp(`^[a-z0-9_-]{3,32} bot_${ULID_SOURCE}$`),
+  matchId: ID_PATTERN.match,
 } as const;

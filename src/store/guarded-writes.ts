@@ -1,10 +1,10 @@
-import type { Script } from './script.ts';
+import type { LuaCommand } from './lua-command.ts';
 
 /** The GUARDED_WRITES script bound to a connection (key count first). */
-export type GuardedWritesScript = Script;
+export type GuardedWritesScript = LuaCommand;
 
 /**
- * Builds one GUARDED_WRITES call (see scripts.ts): hash fields that must still hold what was read,
+ * Builds one GUARDED_WRITES call (see lua-scripts.ts): hash fields that must still hold what was read,
  * and the writes to make, in one atomic script run, only if they do.
  *
  * @example

@@ -1,14 +1,12 @@
 import type { MatchStatus } from './records.ts';
 
 /**
- * Every key the store uses, under one prefix (`arena` by default, `test-<uuid>` in tests).
- * Lua scripts that must find a key from data they read (a bot's old name, its token hash) receive
- * the prefix and build the same names: keep the two in step (see scripts.ts).
+ * Every key the store uses, under one prefix (`arena` by default, `test-<uuid>` in tests). The one
+ * place key names are made: Lua scripts get every key they touch in KEYS, named here.
  */
 export function storeKeys(prefix: string) {
   const p = `${prefix}:`;
   return {
-    prefix: p,
     bot: (id: string) => `${p}bot:${id}`,
     botName: (name: string) => `${p}bot-name:${name.toLowerCase()}`,
     token: (tokenHash: string) => `${p}token:${tokenHash}`,
@@ -29,7 +27,7 @@ export function storeKeys(prefix: string) {
     match: (id: string) => `${p}match:${id}`,
     /** Hash of the open turn of a pull bot: ply, player, botId, startedAt, deadline. */
     turn: (matchId: string) => `${p}match:${matchId}:turn`,
-    /** List the worker blocks on for a pull bot's actions. */
+    /** The channel a pull bot's posted actions are announced on (the waiting worker listens). */
     actions: (matchId: string) => `${p}match:${matchId}:actions`,
     /** The action accepted for a ply (makes a retried post idempotent). */
     answer: (matchId: string, ply: number) => `${p}match:${matchId}:answer:${ply}`,
@@ -42,6 +40,11 @@ export function storeKeys(prefix: string) {
     botStreams: (botId: string) => `${p}bot:${botId}:streams`,
     /** Present while a bot listens to its event stream. */
     botOnline: (botId: string) => `${p}bot:${botId}:online`,
+    /**
+     * What each rate limiter's counter keys start with (rate-limit-redis appends the client's key):
+     * the general limit per principal or address, registrations per address, checks per bot.
+     */
+    rateLimit: (limiter: RateLimiter) => `${p}rate:${RATE_LIMITER_KEY[limiter]}`,
     moves: (id: string) => `${p}match:${id}:moves`,
     /** Sorted sets of match ids, all scores 0; ids are ULIDs, so lexical order is creation order. */
     matches: (status?: MatchStatus) => (status ? `${p}matches:${status}` : `${p}matches:all`),
@@ -51,6 +54,18 @@ export function storeKeys(prefix: string) {
 }
 
 export type StoreKeys = ReturnType<typeof storeKeys>;
+
+/** The API's rate limiters, each with counters of its own. */
+export type RateLimiter = 'requests' | 'registrations' | 'checks';
+
+const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
+  requests: '',
+  registrations: 'register:',
+  checks: 'check:',
+};
+
+/** How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`). */
+export const BOT_EVENTS_KEPT = 1000;
 
 /** The member a bot has in the by-name sets. */
 export function nameMember(name: string, id: string): string {

@@ -2,19 +2,13 @@
  * What the store keeps. These are storage shapes, not wire shapes: src/http maps them to the
  * documents of openapi.yaml. Times are epoch milliseconds.
  */
-import type { FaultDetails } from '../faults.ts';
+import type { FaultDetails, FaultReason } from '../faults.ts';
+import type { Side as Color } from '../game/index.ts';
 
-export type Color = 'black' | 'white';
+export type { Color };
 export type BotStatus = 'active' | 'retired';
 export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
-export type ResultReason =
-  | 'completed'
-  | 'timeout'
-  | 'bot-error'
-  | 'invalid-response'
-  | 'illegal-move'
-  | 'no-show'
-  | 'aborted';
+export type ResultReason = 'completed' | FaultReason | 'no-show' | 'aborted';
 
 export interface BotRecord {
   readonly id: string;
@@ -132,8 +126,14 @@ export interface RatingHistoryEntry {
 
 export interface MatchRecord {
   readonly id: string;
+  /**
+   * The id of the game played (see src/game). Stored records that predate game ids read as
+   * Reversi's (the codec fills it in); a record built in memory may leave it out for the same.
+   */
+  readonly game?: string;
   readonly black: PlayerRef;
   readonly white: PlayerRef;
+  /** The game's options (Reversi's are the only ones a match names yet) and the time control. */
   readonly rules: MatchRules;
   readonly rated: boolean;
   readonly status: MatchStatus;

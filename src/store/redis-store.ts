@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Redis } from 'ioredis';
-import { ConflictError, InvalidRequestError } from '../errors.ts';
+import { ConflictError, InvalidCursorError } from '../errors.ts';
 import {
   CURSOR_SHAPE,
   decodeBot,
@@ -13,6 +13,17 @@ import {
 import { finishMatchOnce } from './finish-match.ts';
 import { GuardedWrites } from './guarded-writes.ts';
 import { idOfNameMember, nameMember, type StoreKeys, storeKeys } from './keys.ts';
+import { luaCommand } from './lua-command.ts';
+import {
+  APPEND_MOVES,
+  CREATE_BOT,
+  GUARDED_WRITES,
+  REPLACE_SECRETS,
+  RETIRE_BOT,
+  STALE,
+  START_MATCH,
+  UPDATE_BOT,
+} from './lua-scripts.ts';
 import {
   activeBots,
   activeMatchCounts,
@@ -36,16 +47,6 @@ import type {
   RatingRule,
   Strength,
 } from './records.ts';
-import { script } from './script.ts';
-import {
-  APPEND_MOVES,
-  CREATE_BOT,
-  GUARDED_WRITES,
-  REPLACE_SECRETS,
-  RETIRE_BOT,
-  START_MATCH,
-  UPDATE_BOT,
-} from './scripts.ts';
 import {
   type ArenaStore,
   type BotQuery,
@@ -53,6 +54,7 @@ import {
   type MatchQuery,
   type MoveRun,
   type NewMatchOptions,
+  type StoreHealth,
 } from './store.ts';
 
 interface AppendedMove {
@@ -62,9 +64,19 @@ interface AppendedMove {
 }
 
 function invalidCursor(): never {
-  throw new InvalidRequestError('request/invalid-cursor', 'The cursor is not one this server issued.', [
-    { path: 'query.cursor', message: 'unknown cursor' },
-  ]);
+  throw new InvalidCursorError();
+}
+
+/**
+ * Runs an optimistic script call until it settles: `attempt` reads what the script's keys depend
+ * on and calls it; STALE means that changed before the script ran, so it reads again.
+ */
+async function settled(what: string, attempt: () => Promise<number>): Promise<number> {
+  for (let attempts = 1; attempts <= 100; attempts++) {
+    const outcome = await attempt();
+    if (outcome !== STALE) return outcome;
+  }
+  throw new Error(`could not ${what}: it keeps changing`);
 }
 
 /**
@@ -85,13 +97,13 @@ export class RedisStore implements ArenaStore {
   ) {
     this.keys = storeKeys(prefix);
     this.scripts = {
-      createBot: script(redis, CREATE_BOT, 6),
-      updateBot: script(redis, UPDATE_BOT, 3),
-      replaceSecrets: script(redis, REPLACE_SECRETS, 1),
-      retireBot: script(redis, RETIRE_BOT, 3),
-      startMatch: script<MatchStatus | null>(redis, START_MATCH, 7),
-      appendMoves: script<number[]>(redis, APPEND_MOVES, undefined),
-      guardedWrites: script(redis, GUARDED_WRITES, undefined),
+      createBot: luaCommand(redis, CREATE_BOT, 6),
+      updateBot: luaCommand(redis, UPDATE_BOT, 5),
+      replaceSecrets: luaCommand(redis, REPLACE_SECRETS, 3),
+      retireBot: luaCommand(redis, RETIRE_BOT, 4),
+      startMatch: luaCommand<MatchStatus | null>(redis, START_MATCH, 7),
+      appendMoves: luaCommand<number[]>(redis, APPEND_MOVES, undefined),
+      guardedWrites: luaCommand(redis, GUARDED_WRITES, undefined),
     };
     this.moveAppends = new DataLoader<AppendedMove, number>(
       (appends) => {
@@ -132,6 +144,10 @@ export class RedisStore implements ArenaStore {
 
   async ping(): Promise<void> {
     await this.redis.ping();
+  }
+
+  health(): StoreHealth {
+    return this.redis.status === 'ready' ? 'up' : 'down';
   }
 
   async createBot(bot: NewBot): Promise<void> {
@@ -177,15 +193,25 @@ export class RedisStore implements ArenaStore {
       fields.push('pausedReason', '\0', 'pausedAt', '\0', 'pausedDetail', '\0', 'consecutiveFaults', '0');
     }
     const k = this.keys;
-    const outcome = await this.scripts.updateBot(
-      k.bot(id),
-      k.botsByName,
-      k.activeBotsByName,
-      k.prefix,
-      id,
-      changes.name ?? '',
-      ...fields,
-    );
+    // The name keys depend on the name, read first; the script checks it still holds (see settled).
+    const outcome = await settled(`update ${id}`, async () => {
+      const name = await this.redis.hget(k.bot(id), 'name');
+      if (name === null) return 0;
+      const newName = changes.name ?? name;
+      return this.scripts.updateBot(
+        k.bot(id),
+        k.botsByName,
+        k.activeBotsByName,
+        k.botName(name),
+        k.botName(newName),
+        name,
+        changes.name ?? '',
+        nameMember(name, id),
+        nameMember(newName, id),
+        id,
+        ...fields,
+      );
+    });
     if (outcome === 0) return null;
     if (outcome === -1) throw new ConflictError('bots/name-taken', `The name ${changes.name} is taken.`);
     return this.getBot(id);
@@ -196,19 +222,41 @@ export class RedisStore implements ArenaStore {
     tokenHash: string,
     webhookSecret: string | null,
   ): Promise<'replaced' | 'not-found' | 'retired'> {
-    const outcome = await this.scripts.replaceSecrets(
-      this.keys.bot(id),
-      this.keys.prefix,
-      id,
-      tokenHash,
-      webhookSecret ?? '',
-    );
+    const k = this.keys;
+    // The old token's key depends on its hash, read first; the script checks it still holds.
+    const outcome = await settled(`replace the secrets of ${id}`, async () => {
+      const old = await this.redis.hget(k.bot(id), 'tokenHash');
+      if (old === null) return 0;
+      return this.scripts.replaceSecrets(
+        k.bot(id),
+        k.token(old),
+        k.token(tokenHash),
+        old,
+        id,
+        tokenHash,
+        webhookSecret ?? '',
+      );
+    });
     return outcome === 1 ? 'replaced' : outcome === -1 ? 'retired' : 'not-found';
   }
 
   async retireBot(id: string): Promise<void> {
     const k = this.keys;
-    await this.scripts.retireBot(k.bot(id), k.activeBotsByName, k.leaderboard, k.prefix, id);
+    // Its token's key and by-name member depend on what it holds, read first; the script checks.
+    await settled(`retire ${id}`, async () => {
+      const [name, tokenHash] = await this.redis.hmget(k.bot(id), 'name', 'tokenHash');
+      if (name === null || name === undefined) return 0;
+      return this.scripts.retireBot(
+        k.bot(id),
+        k.activeBotsByName,
+        k.leaderboard,
+        k.token(tokenHash ?? ''),
+        name,
+        tokenHash ?? '',
+        nameMember(name, id),
+        id,
+      );
+    });
   }
 
   async listBots(query: BotQuery): Promise<Page<BotRecord>> {

@@ -127,5 +127,14 @@ export interface ArenaStore {
   activeMatchCounts(ids: readonly string[]): Promise<number[]>;
   /** Active bots, oldest first (for matchmaking). */
   activeBots(): Promise<BotRecord[]>;
+  /** Resolves when the store answers a round trip now; rejects when it does not (readiness). */
   ping(): Promise<void>;
+  /**
+   * How the store's connection stands as last seen, without a round trip: cheap enough for every
+   * failed request, where it tells a store outage (503) from a bug (500).
+   */
+  health(): StoreHealth;
 }
+
+/** `up` while the store's connection is ready; `down` while it is lost and reconnecting. */
+export type StoreHealth = 'up' | 'down';

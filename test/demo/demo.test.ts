@@ -1,20 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
 import { deleteKeysUnder } from '../../src/store/maintenance.ts';
+import { exited, killedAfterTest } from '../support/children.ts';
 import { REDIS_URL } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { until } from '../support/private-redis.ts';
-import { exited } from '../support/worker-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const prefix = `test-${randomUUID()}`;
 let demo: ChildProcess | undefined;
 let bot: LoopbackBot | undefined;
 afterAll(async () => {
-  demo?.kill('SIGKILL');
   await bot?.close();
   const redis = new Redis(REDIS_URL);
   await deleteKeysUnder(redis, prefix);
@@ -35,8 +35,7 @@ function startDemo(): Promise<string> {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const reap = () => demo?.kill('SIGKILL');
-  process.once('exit', reap);
+  killedAfterTest(demo);
   return new Promise((resolve, reject) => {
     let output = '';
     demo!.stdout!.on('data', (chunk: Buffer) => {
@@ -48,18 +47,45 @@ function startDemo(): Promise<string> {
   });
 }
 
+/**
+ * Resolves at the first match the demo's workers finish, heard on its match queue's events (the
+ * demo runs at the production rate limits: polling its API would soon be answered 429).
+ */
+async function firstMatchFinished(
+  timeoutMs: number,
+): Promise<{ wait: Promise<void>; close(): Promise<void> }> {
+  const events = new QueueEvents(MATCH_QUEUE_NAME, {
+    connection: { url: REDIS_URL, maxRetriesPerRequest: null },
+    prefix: bullPrefix(prefix),
+  });
+  await events.waitUntilReady();
+  let timer: NodeJS.Timeout | undefined;
+  const wait = new Promise<void>((resolve, reject) => {
+    events.once('completed', () => resolve());
+    timer = setTimeout(
+      () => reject(new Error('timed out waiting for the demo to finish a match')),
+      timeoutMs,
+    );
+  }).finally(() => clearTimeout(timer));
+  return {
+    wait,
+    close: async () => {
+      clearTimeout(timer);
+      await events.close();
+    },
+  };
+}
+
 describe('npm run demo', { timeout: 90_000 }, () => {
   it('prints the URL to open; house bots play rated games there; loopback bots may register', async () => {
+    const finished = await firstMatchFinished(60_000);
+    onTestFinished(() => finished.close());
     const url = await startDemo();
-    const leaderboard = async () =>
-      ((await (await fetch(`${url}v1/leaderboard`)).json()) as { items: { games: number; house: boolean }[] })
-        .items;
-    await until(
-      async () => (await leaderboard()).some((row: { games: number }) => row.games > 0),
-      'a rated game on the leaderboard',
-      60_000,
-    );
-    const rows = await leaderboard();
+    await finished.wait;
+    const leaderboard = await fetch(`${url}v1/leaderboard`);
+    expect(leaderboard.status).toBe(200);
+    const rows = ((await leaderboard.json()) as { items: { games: number; house: boolean }[] }).items;
+    expect(rows.some((row) => row.games > 0)).toBe(true);
     expect(rows.filter((row: { house: boolean }) => row.house)).toHaveLength(4);
     expect((await fetch(url)).headers.get('content-type')).toContain('text/html');
 

@@ -1,12 +1,13 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
-import { PullStore } from '../../src/store/pull-store.ts';
+import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import { scanKeys } from '../support/redis-keys.ts';
 import { serve } from '../support/serve.ts';
 import { openSse, type SseConnection } from '../support/sse.ts';
 
@@ -77,7 +78,7 @@ describe('rate limits', () => {
   });
   afterAll(() => h.close());
 
-  const rateKeys = async () => (await h.redis.keys(`${h.prefix}:rate:*`)).sort();
+  const rateKeys = () => scanKeys(h.redis, `${h.prefix}:rate:*`);
 
   it('count a request with an unknown token against its address, and create no key for the token', async () => {
     const statuses: number[] = [];
@@ -142,7 +143,7 @@ describe('the rate limit and a pull bot', () => {
       choose: chooser('greedy'),
       signal: stop.signal,
     });
-    const presence = new PullStore(h.redis, h.prefix);
+    const presence = new RedisPullStore(h.redis, h.prefix);
     await until(() => presence.isOnline(puller.id), 'the bot to connect to its event stream');
     const id = await createMatch(h, pusher.id, puller.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
     expect(await arena.runner.play(id, new AbortController().signal)).toBe('finished');

@@ -1,13 +1,13 @@
-import { QueueEvents } from 'bullmq';
+import type { QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
 import { startWorkers } from '../../src/service.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { until } from '../support/private-redis.ts';
+import { matchJobDone, matchQueueEvents } from '../support/queue-events.ts';
 
 let h: Harness;
 let workers: Awaited<ReturnType<typeof startWorkers>>;
@@ -18,11 +18,7 @@ beforeAll(async () => {
   // handed back at once when the test ends.
   h = await createHarness({ SHUTDOWN_GRACE_MS: '0' });
   workers = await startWorkers(h.config, pino({ level: 'silent' }));
-  events = new QueueEvents(MATCH_QUEUE_NAME, {
-    connection: h.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true }),
-    prefix: bullPrefix(h.prefix),
-  });
-  await events.waitUntilReady();
+  events = await matchQueueEvents(h);
   fast = await startLoopbackBot(playsFirstLegal());
 });
 afterAll(async () => {
@@ -63,8 +59,8 @@ describe('an attacker that fills its caps with matches against its own silent bo
     const a = await registerBot(h, { name: 'third-a', url: fast.url });
     const b = await registerBot(h, { name: 'third-b', url: fast.url });
     const created = await request(h.app).post('/v1/matches').set(admin).send({ black: a.id, white: b.id });
-    const job = await h.queue.queue.getJob(created.body.id);
-    await job!.waitUntilFinished(events, 30_000);
+    expect(created.status).toBe(202);
+    await matchJobDone(h, events, created.body.id, 30_000);
 
     const third = (await request(h.app).get(`/v1/matches/${created.body.id}`)).body;
     expect(third.result.reason).toBe('completed');

@@ -4,7 +4,8 @@ import { runPullBot } from '../../examples/bots/pull.ts';
 import { ensureHouseBots } from '../../src/arena/house-bots.ts';
 import { chooseGreedy } from '../../src/house/greedy.ts';
 import { HOUSE_BOTS } from '../../src/house/roster.ts';
-import { PullStore } from '../../src/store/pull-store.ts';
+import type { PullStore } from '../../src/store/pull-store.ts';
+import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import { admin, bearer, registerBot, storedKeys } from '../support/api.ts';
 import { createMatch, pullPlayers, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -18,7 +19,7 @@ let site: Awaited<ReturnType<typeof serve>>;
 let base: string;
 beforeAll(async () => {
   h = await createHarness({ HOUSE_BOTS: 'true' });
-  pull = new PullStore(h.redis, h.prefix);
+  pull = new RedisPullStore(h.redis, h.prefix);
   arena = runnerFor(h, { pull: pullPlayers(h) });
   site = await serve(h);
   base = site.origin;

@@ -7,6 +7,7 @@ import { loadSpec } from '../../src/http/spec.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { scanKeys } from '../support/redis-keys.ts';
 
 /**
  * Every operation in openapi.yaml, asked with generated bad input (fast-check, seeded): wrong
@@ -323,7 +324,7 @@ afterAll(() => h?.close());
 
 /** Every key under the prefix (the rate limiter's aside) and what it holds. */
 async function snapshot(): Promise<string> {
-  const keys = (await h.redis.keys(`${h.prefix}:*`)).filter((key) => !key.includes(':rate:')).sort();
+  const keys = (await scanKeys(h.redis, `${h.prefix}:*`)).filter((key) => !key.includes(':rate:'));
   const values = await Promise.all(
     keys.map(async (key) => {
       const type = await h.redis.type(key);

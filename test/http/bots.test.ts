@@ -170,6 +170,7 @@ describe('GET /v1/bots', () => {
     const res = await request(listing.app).get('/v1/bots').query({ cursor: 'bm9wZQ' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('request/invalid-cursor');
+    expect(res.body.errors).toEqual([{ path: 'query.cursor', message: 'unknown cursor' }]);
   });
 
   it('refuses a limit out of range', async () => {

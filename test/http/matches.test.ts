@@ -190,6 +190,13 @@ describe('GET /v1/matches', () => {
     expect(none.body.items).toEqual([]);
   });
 
+  it('refuses a cursor it did not issue', async () => {
+    const res = await request(listing.app).get('/v1/matches').query({ cursor: 'bm9wZQ' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('request/invalid-cursor');
+    expect(res.body.errors).toEqual([{ path: 'query.cursor', message: 'unknown cursor' }]);
+  });
+
   it('refuses an unknown status', async () => {
     const res = await request(listing.app).get('/v1/matches').query({ status: 'paused' });
     expect(res.status).toBe(400);

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { deleteKeysUnder } from '../../src/store/maintenance.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { REDIS_URL } from '../support/harness.ts';
 import { freePort, PrivateRedis, until } from '../support/private-redis.ts';
 import { exited } from '../support/worker-process.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** The prefix of the process that runs on the shared Redis: its keys go when the file ends. */
+const shared = `test-${randomUUID()}`;
 let api: ApiProcess | undefined;
 let redis: PrivateRedis | undefined;
 afterEach(async () => {
@@ -15,13 +19,18 @@ afterEach(async () => {
   api = undefined;
   redis = undefined;
 });
+afterAll(async () => {
+  const connection = new Redis(REDIS_URL);
+  await deleteKeysUnder(connection, shared);
+  await connection.quit();
+});
 
 describe('npm start', { timeout: 60_000 }, () => {
   it('serves /metrics on METRICS_PORT without a token, and not on its own port', async () => {
     const metricsPort = await freePort();
     api = await startApiProcess({
       REDIS_URL,
-      REDIS_PREFIX: `test-${randomUUID()}`,
+      REDIS_PREFIX: shared,
       ADMIN_TOKEN,
       WORKERS_IN_PROCESS: 'false',
       HOUSE_BOTS: 'false',

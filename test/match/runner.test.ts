@@ -115,8 +115,13 @@ describe('a match between two bots that play legal moves', () => {
 
   it('sends each bot the state of the protocol', async () => {
     const a = await botWith('state-a', firstLegal);
-    const b = await botWith('state-b', firstLegal);
-    const { id } = await playMatch(a.id, b.id, { firstPlayer: 'black' });
+    // White takes its time over its first answer: its answer time cannot pass for black's.
+    const b = await botWith('state-b', (seen, res, req) => {
+      const { ply } = JSON.parse(seen.body) as { ply: number };
+      if (ply === 2) setTimeout(() => firstLegal(seen, res, req), 30);
+      else firstLegal(seen, res, req);
+    });
+    const { id, match } = await playMatch(a.id, b.id, { firstPlayer: 'black' });
     const first = JSON.parse(a.server.requests[0]!.body);
     expect(first).toMatchObject({
       matchId: id,
@@ -140,9 +145,22 @@ describe('a match between two bots that play legal moves', () => {
       '........',
       '........',
     ]);
+    // Its next turn (ply 3) shows both plies so far as recorded, in order, and how long its own
+    // answer took; the opponent's answer time is not its business.
+    const asWire = (move: { ply: number; player: string; square: string }) => ({
+      ply: move.ply,
+      player: move.player,
+      square: move.square,
+    });
     const second = JSON.parse(a.server.requests[1]!.body);
-    expect(second.history.length).toBeGreaterThanOrEqual(2);
-    expect(typeof second.lastLatencyMs).toBe('number');
+    expect(second.ply).toBe(3);
+    expect(second.history).toEqual(match.moves.slice(0, 2).map(asWire));
+    expect(second.history.map((move: { player: string }) => move.player)).toEqual(['black', 'white']);
+    expect(second.lastLatencyMs).toBe(match.moves[0].latencyMs);
+    // White's first turn shows black's opening move, and no answer time of its own yet.
+    const white = JSON.parse(b.server.requests[0]!.body);
+    expect(white).toMatchObject({ you: 'white', ply: 2, lastLatencyMs: null });
+    expect(white.history).toEqual(match.moves.slice(0, 1).map(asWire));
   });
 
   it('honours the single-direction rule', async () => {

@@ -1,3 +1,4 @@
+import type { QueueEvents } from 'bullmq';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerBot } from '../support/api.ts';
@@ -5,14 +6,18 @@ import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { until } from '../support/private-redis.ts';
+import { matchJobDone, matchQueueEvents } from '../support/queue-events.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
 let h: Harness;
+let events: QueueEvents;
 const bots: LoopbackBot[] = [];
 beforeAll(async () => {
   h = await createHarness();
+  events = await matchQueueEvents(h);
 });
 afterAll(async () => {
+  await events.close();
   await Promise.all(bots.map((bot) => bot.close()));
   await h.close();
 });
@@ -28,13 +33,23 @@ async function pair(prefix: string, delayMs: number) {
   return { a, b };
 }
 
-const getMatch = async (id: string) => (await request(h.app).get(`/v1/matches/${id}`)).body;
+/** The match as the API shows it; anything but 200 (a 429 above all) fails the test at once. */
+async function getMatch(id: string) {
+  const res = await request(h.app).get(`/v1/matches/${id}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+/** Waits on the store, not on the API: polls there never meet a rate limit. */
+async function movesPlayed(id: string, atLeast: number): Promise<void> {
+  await until(async () => ((await h.store.getMatch(id))?.moveCount ?? 0) >= atLeast, 'some moves', 30_000);
+}
 
 /** Starts a fresh worker, waits for it to finish the match, then stops it. */
 async function finishOnAnotherWorker(id: string): Promise<void> {
   const worker = spawnWorker(h);
   try {
-    await until(async () => (await getMatch(id)).status === 'finished', 'the match to finish', 60_000);
+    await matchJobDone(h, events, id, 60_000);
   } finally {
     worker.kill('SIGTERM');
     await exited(worker);
@@ -47,8 +62,10 @@ describe('a worker process', { timeout: 90_000 }, () => {
     const id = await createMatch(h, a.id, b.id);
     const worker = spawnWorker(h);
     try {
-      await until(async () => (await getMatch(id)).status === 'finished', 'the match to finish', 30_000);
-      expect((await getMatch(id)).result.reason).toBe('completed');
+      await matchJobDone(h, events, id, 30_000);
+      const match = await getMatch(id);
+      expect(match.status).toBe('finished');
+      expect(match.result.reason).toBe('completed');
     } finally {
       worker.kill('SIGTERM');
       expect(await exited(worker)).toBe(0);
@@ -60,7 +77,7 @@ describe('a worker process', { timeout: 90_000 }, () => {
       const { a, b } = await pair('killed', 25);
       const id = await createMatch(h, a.id, b.id, { rated: true });
       const first = spawnWorker(h);
-      await until(async () => (await getMatch(id)).moveCount >= 6, 'some moves', 30_000);
+      await movesPlayed(id, 6);
       first.kill('SIGKILL');
       await exited(first);
       const movesAtKill = (await getMatch(id)).moveCount;
@@ -68,14 +85,16 @@ describe('a worker process', { timeout: 90_000 }, () => {
 
       await finishOnAnotherWorker(id);
       const match = await getMatch(id);
+      expect(match.status).toBe('finished');
       expect(match.result.reason).toBe('completed');
       expect(match.moves.map((m: { ply: number }) => m.ply)).toEqual(
         match.moves.map((_: unknown, i: number) => i + 1),
       );
       expect(match.moves.length).toBeGreaterThan(movesAtKill);
       for (const bot of [a, b]) {
-        const profile = (await request(h.app).get(`/v1/bots/${bot.id}`)).body;
-        expect(profile.games).toBe(1);
+        const profile = await request(h.app).get(`/v1/bots/${bot.id}`);
+        expect(profile.status).toBe(200);
+        expect(profile.body.games).toBe(1);
         expect(await h.store.ratingHistory(bot.id)).toHaveLength(1);
       }
     });
@@ -86,7 +105,7 @@ describe('a worker process', { timeout: 90_000 }, () => {
       const { a, b } = await pair('graceful', 25);
       const id = await createMatch(h, a.id, b.id);
       const first = spawnWorker(h, { SHUTDOWN_GRACE_MS: '200' });
-      await until(async () => (await getMatch(id)).moveCount >= 4, 'some moves', 30_000);
+      await movesPlayed(id, 4);
       first.kill('SIGTERM');
       expect(await exited(first)).toBe(0);
       const handedBack = await getMatch(id);
@@ -95,6 +114,7 @@ describe('a worker process', { timeout: 90_000 }, () => {
 
       await finishOnAnotherWorker(id);
       const match = await getMatch(id);
+      expect(match.status).toBe('finished');
       expect(match.moves.length).toBeGreaterThan(handedBack.moveCount);
       expect(match.moves.map((m: { ply: number }) => m.ply)).toEqual(
         match.moves.map((_: unknown, i: number) => i + 1),

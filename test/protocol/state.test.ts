@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { matchState } from '../../src/arena/match-state.ts';
-import { replay } from '../../src/match/replay.ts';
-import { type BotState, botState } from '../../src/protocol/state.ts';
+import type { BotState } from '../../src/contract/index.ts';
+import { matchState } from '../../src/match-model/match-state.ts';
+import { replay } from '../../src/match-model/replay.ts';
+import { botState } from '../../src/protocol/state.ts';
 import type { MatchRecord, MoveRecord } from '../../src/store/records.ts';
 
 /**

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { expect } from 'vitest';
-import type { MatchState } from '../../src/protocol/state.ts';
+import type { MatchState } from '../../src/contract/index.ts';
 import { bearer, type RegisteredBot } from '../support/api.ts';
 import type { Harness } from '../support/harness.ts';
 import type { SseConnection } from '../support/sse.ts';
@@ -27,12 +27,15 @@ export function pullApi(h: Harness) {
   return { state, act, awaitTurn };
 }
 
-/** The next `yourTurn` event of match `id` on a bot's event stream. */
-export async function nextTurn(stream: SseConnection, id: string): Promise<MatchState> {
+/**
+ * The next `yourTurn` event of match `id` past ply `afterPly` on a bot's event stream. A fresh
+ * stream may tell a turn twice (its opening snapshot, then the event), as a bot would see it.
+ */
+export async function nextTurn(stream: SseConnection, id: string, afterPly = 0): Promise<MatchState> {
   for (;;) {
     const event = await stream.next();
     if (event.event !== 'yourTurn') continue;
     const turn = JSON.parse(event.data) as MatchState;
-    if (turn.matchId === id) return turn;
+    if (turn.matchId === id && turn.ply > afterPly) return turn;
   }
 }

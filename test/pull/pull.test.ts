@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot, seededRandom } from '../../examples/bots/index.ts';
-import { PullStore } from '../../src/store/pull-store.ts';
+import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import type { Harness } from '../support/harness.ts';
@@ -272,7 +272,7 @@ describe('the pull example bot (npm run bot -- pull-random)', () => {
       signal: stop.signal,
       onEvent: (event) => events.push(event),
     });
-    const presence = new PullStore(h.redis, h.prefix);
+    const presence = new RedisPullStore(h.redis, h.prefix);
     await until(() => presence.isOnline(puller.id), 'the bot to connect to its event stream');
     const id = await createMatch(h, puller.id, pusher.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
     expect(await arena.runner.play(id, new AbortController().signal)).toBe('finished');

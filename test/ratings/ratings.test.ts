@@ -151,11 +151,51 @@ describe('matchmaking', () => {
     }
     for (const count of load.values()) expect(count).toBeLessThanOrEqual(2);
     expect(load.has(offline.id)).toBe(false);
-    // Colours alternate: nobody plays black in all of its matches while it has two.
+    // Every match it made waits in the queue, and no other.
     const queued = await request(mm.app)
       .get('/v1/matches')
       .query({ status: 'queued', limit: 100 })
       .set(admin);
-    expect(queued.body.items.length).toBe(first.length + second.length);
+    expect(queued.status).toBe(200);
+    expect(queued.body.items.map((m: { id: string }) => m.id).sort()).toEqual([...first, ...second].sort());
+    // The colours it gave are counted for the next rounds: black minus white, bot by bot.
+    const ids = [...load.keys()];
+    const tally = ids.map((id) =>
+      matches.reduce((sum, m) => sum + (m.black.id === id ? 1 : 0) - (m.white.id === id ? 1 : 0), 0),
+    );
+    expect(await mm.store.colorBalances(ids)).toEqual(tally);
+  });
+
+  // Within one round two bots that both had black may meet, and one has black again: the pairing
+  // evens colours out over rounds, from the balance it keeps, not match by match.
+  describe('across rounds', () => {
+    let duo: Harness;
+    let duoSched: Awaited<ReturnType<typeof schedulerFor>>;
+    beforeAll(async () => {
+      duo = await createHarness({ MATCHMAKING_MAX_CONCURRENT_PER_BOT: '4' });
+      duoSched = await schedulerFor(duo, 11);
+    });
+    afterAll(async () => {
+      await duoSched.close();
+      await duo.close();
+    });
+
+    it('alternate colours: the bot that had black has white in the next round', async () => {
+      const x = await registerBot(duo, { name: 'colour-x', url: legal.url });
+      const y = await registerBot(duo, { name: 'colour-y', url: legal.url });
+      // Two bots meet once a round. Rounds 1 and 3 start even (colours by lot); 2 and 4 do not.
+      const colours: { black: string; white: string }[] = [];
+      for (let round = 1; round <= 4; round++) {
+        const created = await duoSched.scheduler.matchmake();
+        expect(created).toHaveLength(1);
+        const match = await request(duo.app).get(`/v1/matches/${created[0]}`);
+        expect(match.status).toBe(200);
+        colours.push({ black: match.body.black.id, white: match.body.white.id });
+      }
+      expect([colours[0]!.black, colours[0]!.white].sort()).toEqual([x.id, y.id].sort());
+      expect(colours[1]).toEqual({ black: colours[0]!.white, white: colours[0]!.black });
+      expect(colours[3]).toEqual({ black: colours[2]!.white, white: colours[2]!.black });
+      expect(await duo.store.colorBalances([x.id, y.id])).toEqual([0, 0]);
+    });
   });
 });

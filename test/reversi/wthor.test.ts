@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadWthor, parseWthor, verifyWthor, type WthorGame, wthorDir } from './wthor.ts';
+import { loadWthor, parseWthor, verifyWthor, type WthorGame, wthorDir } from '../../scripts/wthor.ts';
 
 // <repo>/../shared/data, wherever the repo is cloned (see shared/data/README.md for the format).
 const DATA = new URL('../../../shared/data/', import.meta.url);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedWrites, type GuardedWritesScript } from '../../src/store/guarded-writes.ts';
-import { script } from '../../src/store/script.ts';
-import { GUARDED_WRITES } from '../../src/store/scripts.ts';
+import { luaCommand } from '../../src/store/lua-command.ts';
+import { GUARDED_WRITES } from '../../src/store/lua-scripts.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -10,7 +10,7 @@ let h: Harness;
 let guardedWrites: GuardedWritesScript;
 beforeAll(async () => {
   h = await createHarness();
-  guardedWrites = script(h.redis, GUARDED_WRITES, undefined);
+  guardedWrites = luaCommand(h.redis, GUARDED_WRITES, undefined);
 });
 afterAll(() => h.close());
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { killedAfterTest } from './children.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -13,7 +14,7 @@ export interface ApiProcess {
 
 /**
  * A real `npm start` process (src/main.ts) on a free port, with the given environment and nothing
- * inherited but PATH; resolves once it prints the address to open.
+ * inherited but PATH; resolves once it prints the address to open. Killed when the test ends.
  */
 export function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -21,10 +22,8 @@ export function startApiProcess(env: Record<string, string>): Promise<ApiProcess
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', REDIS_AUTOSTART: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // A test that times out must not leave the process running after the test process is gone.
-  const reap = () => child.kill('SIGKILL');
-  process.once('exit', reap);
-  child.once('exit', () => process.removeListener('exit', reap));
+  // A test that fails or times out must not leave the process running.
+  killedAfterTest(child);
   let output = '';
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {

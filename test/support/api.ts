@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { Harness } from './harness.ts';
 import { ADMIN_TOKEN } from './harness.ts';
+import { scanKeys } from './redis-keys.ts';
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const admin = bearer(ADMIN_TOKEN);
@@ -30,6 +31,6 @@ export async function registerBot(
 
 /** All keys under the harness prefix but the rate limiter's: "nothing was written" checks compare these. */
 export async function storedKeys(h: Harness): Promise<string[]> {
-  const keys = await h.redis.keys(`${h.prefix}:*`);
-  return keys.filter((key) => !key.startsWith(`${h.prefix}:rate:`)).sort();
+  const keys = await scanKeys(h.redis, `${h.prefix}:*`);
+  return keys.filter((key) => !key.startsWith(`${h.prefix}:rate:`));
 }

@@ -7,7 +7,7 @@ import { playersFor } from '../../src/match/players.ts';
 import { announceStart, PullPlayer } from '../../src/match/pull-player.ts';
 import { eloRule } from '../../src/match/rating-rule.ts';
 import { MatchRunner } from '../../src/match/runner.ts';
-import { PullStore } from '../../src/store/pull-store.ts';
+import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import { admin } from './api.ts';
 import type { Harness } from './harness.ts';
 
@@ -30,7 +30,7 @@ export function runnerFor(
     playerFor: playersFor(client, pull ?? noPull),
     rate: eloRule(h.config.rating),
     logger: pino({ level: 'silent' }),
-    announceStart: (match) => announceStart(new PullStore(h.redis, h.prefix), match),
+    announceStart: (match) => announceStart(new RedisPullStore(h.redis, h.prefix), match),
     pauseAfterFaults: options.pauseAfterFaults ?? h.config.matchmaking.pauseAfterFaults,
   });
   return { runner, close: () => client.close() };
@@ -38,7 +38,7 @@ export function runnerFor(
 
 /** Plays pull bots through the harness' Redis, for `runnerFor(h, { pull: pullPlayers(h) })`. */
 export function pullPlayers(h: Harness): (botId: string) => Player {
-  const pull = new PullStore(h.redis, h.prefix);
+  const pull = new RedisPullStore(h.redis, h.prefix);
   return (botId) => new PullPlayer(botId, { pull, store: h.store, clock: systemClock });
 }
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { BotState } from '../../src/bot-client/index.ts';
+import type { BotState } from '../../src/contract/index.ts';
 import { boardText, DEFAULT_RULES, initialPosition, legalMoves } from '../../src/reversi/index.ts';
 
 /** A request as the loopback bot saw it. */

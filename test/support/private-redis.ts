@@ -36,7 +36,11 @@ export class PrivateRedis {
     return redis;
   }
 
+  /** Starts it unless it answers already: a cleanup may call this whether or not a test stopped it. */
   async start(): Promise<void> {
+    // A second redis-server forks into the background before it binds the port; had it been started
+    // beside a running one, it took the port as soon as `stop()` freed it, and stayed behind.
+    if (await redisAnswers(this.url, 200)) return;
     const child = spawn(
       'redis-server',
       [

@@ -4,8 +4,8 @@ import { MatchService } from '../../src/arena/matches.ts';
 import { systemClock } from '../../src/clock.ts';
 import { ArenaScheduler } from '../../src/matchmaking/scheduler.ts';
 import { seededRandom } from '../../src/random.ts';
-import { PullStore } from '../../src/store/pull-store.ts';
 import { createRedis } from '../../src/store/redis-connection.ts';
+import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import type { Harness } from './harness.ts';
 
 /** The arena's scheduler on the harness' store, driven by hand (its job schedulers are not started). */
@@ -16,7 +16,7 @@ export async function schedulerFor(h: Harness, seed = 1) {
     connection,
     config: h.config,
     store: h.store,
-    pull: new PullStore(h.redis, h.prefix),
+    pull: new RedisPullStore(h.redis, h.prefix),
     matches: new MatchService({
       store: h.store,
       queue: h.queue,

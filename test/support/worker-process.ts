@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { exited, killedAfterTest } from './children.ts';
 import type { Harness } from './harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A real `npm run worker` process on the harness' Redis prefix. */
+/** A real `npm run worker` process on the harness' Redis prefix, killed when the test ends. */
 export function spawnWorker(h: Harness, env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
     cwd: ROOT,
@@ -21,14 +22,8 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  // A test that times out must not leave its workers running after the test process is gone.
-  const reap = () => child.kill('SIGKILL');
-  process.once('exit', reap);
-  child.once('exit', () => process.removeListener('exit', reap));
-  return child;
+  // A test that fails or times out must not leave its workers playing on the shared Redis.
+  return killedAfterTest(child);
 }
 
-export function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+export { exited };

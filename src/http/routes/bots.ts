@@ -2,8 +2,8 @@ import { type RequestHandler, Router } from 'express';
 import type { BotChecker } from '../../arena/bot-check.ts';
 import type { BotService } from '../../arena/bots.ts';
 import { requireBot } from '../../arena/principal.ts';
+import type { components } from '../../contract/index.ts';
 import { principalOf } from '../auth.ts';
-import type { components } from '../openapi-types.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
 import {

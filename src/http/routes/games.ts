@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import { defaultRules, ratedRules } from '../../arena/matches.ts';
+import { ARENA_GAME, defaultRules, ratedRules } from '../../arena/matches.ts';
 import type { Config } from '../../config.ts';
+import type { components } from '../../contract/index.ts';
 import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game-description.ts';
-import type { components } from '../openapi-types.ts';
 import { type OpenApiSpec, standaloneSchema } from '../spec.ts';
 
 type GameDescription = components['schemas']['GameDescription'];
@@ -13,7 +13,7 @@ export function gamesRouter(spec: OpenApiSpec, limits: Config['limits']): Router
     spec.document.components.schemas.BotState as { example: GameDescription['example']['state'] }
   ).example;
   const description: GameDescription = {
-    id: 'reversi',
+    id: ARENA_GAME.id,
     name: 'Reversi',
     overview: GAME_OVERVIEW,
     rules: [...GAME_RULES],

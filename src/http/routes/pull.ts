@@ -1,8 +1,7 @@
 import { type Request, type Response, Router } from 'express';
-import type { Redis } from 'ioredis';
 import { requireBot } from '../../arena/principal.ts';
 import { botEvents, LEASE_MARGIN_MS, type PullService } from '../../arena/pull.ts';
-import type { PullStore } from '../../store/pull-store.ts';
+import type { BotEventStore } from '../../store/pull-store.ts';
 import type { ArenaStore } from '../../store/store.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
@@ -21,13 +20,12 @@ import { closingSignal } from '../shutdown.ts';
 export interface PullRouterDeps {
   readonly service: PullService;
   readonly store: ArenaStore;
-  readonly pull: PullStore;
-  readonly blocking: () => Redis;
+  readonly pull: BotEventStore;
   readonly present: Presenter;
   readonly keepAliveMs: number;
 }
 
-/** Aborts when the client goes away, so a long poll or a stream frees its Redis connection. */
+/** Aborts when the client goes away, so a long poll or a stream stops waiting at once. */
 function closedSignal(req: Request, res: Response): AbortSignal {
   const controller = new AbortController();
   res.on('close', () => controller.abort());

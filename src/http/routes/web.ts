@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
+import { ID_PATTERN } from '../../ids.ts';
 
 /** The web front end: hand-written HTML, ES modules and CSS in public/, built on the public API. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
@@ -23,9 +24,6 @@ export const WEB_PAGES = [
   '/matches/{matchId}',
   '/favicon.svg',
 ];
-
-const BOT_ID = /^bot_[0-9A-HJKMNP-TV-Z]{26}$/;
-const MATCH_ID = /^match_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 function sendPage(res: Response, file: string, status = 200): void {
   res.status(status).sendFile(file, {
@@ -58,8 +56,8 @@ export function webRouter(): Router {
   router.get('/', page('index.html'));
   router.get('/register', page('register.html'));
   router.get('/protocol', page('protocol.html'));
-  router.get('/bots/:botId', page('bot.html', BOT_ID, 'botId'));
-  router.get('/matches/:matchId', page('match.html', MATCH_ID, 'matchId'));
+  router.get('/bots/:botId', page('bot.html', ID_PATTERN.bot, 'botId'));
+  router.get('/matches/:matchId', page('match.html', ID_PATTERN.match, 'matchId'));
   router.get('/favicon.svg', (_req, res) => {
     res.sendFile('favicon.svg', {
       root: PUBLIC_DIR,

@@ -1,7 +1,7 @@
 /**
  * The WTHOR game archive (shared/data/wthor/*.wtb, format in shared/data/README.md) and a replay of
- * its games through the public `play` API. Used by test/reversi/wthor.test.ts and
- * scripts/verify-wthor.ts; the parser is pure, file reading stays in `loadWthorFile`.
+ * its games through the public `play` API. Run by scripts/verify-wthor.ts and held to the archive's
+ * counts by test/reversi/wthor.test.ts; the parser is pure, file reading stays in `loadWthor`.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import {
   play,
   rulesOptions,
   squareName,
-} from '../../src/reversi/index.ts';
+} from '../src/reversi/index.ts';
 
 export interface WthorGame {
   /** `WTH_1998.wtb#123` (0-based record number). */

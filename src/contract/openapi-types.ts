@@ -546,7 +546,7 @@ export interface components {
          */
         Direction: "n" | "ne" | "e" | "se" | "s" | "sw" | "w" | "nw";
         /**
-         * @description Eight strings of `B` (black), `W` (white) and `.` (empty), rank 1 first, files a–h.
+         * @description A Reversi board, eight strings of `B` (black), `W` (white) and `.` (empty), rank 1 first, files a–h.
          * @example [
          *       "........",
          *       "........",
@@ -984,10 +984,15 @@ export interface components {
         };
         BotStateFields: {
             matchId: components["schemas"]["MatchId"];
-            /** @constant */
-            game: "reversi";
+            /**
+             * @description The id of the game played, which says how to read `board`, `legalMoves` and the actions.
+             *     `reversi` is the only game this arena serves (see `GET /v1/games/reversi`).
+             * @example reversi
+             */
+            game: string;
             you: components["schemas"]["Color"];
-            board: components["schemas"]["Board"];
+            /** @description The board as rows of text, first row first; in `reversi`, a `Board`. */
+            board: string[];
             /** @description The squares you may play now, in a1, b1, …, h8 order. */
             legalMoves: components["schemas"]["Square"][];
             /** @description The number of the ply you are asked to play. */

@@ -1,8 +1,9 @@
+import type { MatchState } from '../contract/index.ts';
 import { resultAsSeenBy } from '../faults.ts';
-import { replay } from '../match/replay.ts';
-import { botState, type MatchState } from '../protocol/state.ts';
-import { type Color, isGameOver, opponent } from '../reversi/index.ts';
-import type { MatchRecord, MoveRecord } from '../store/records.ts';
+import { gameFor, otherSide } from '../game/index.ts';
+import { botState } from '../protocol/state.ts';
+import type { Color, MatchRecord, MoveRecord } from '../store/records.ts';
+import { replay } from './replay.ts';
 
 export interface StateView {
   readonly match: MatchRecord;
@@ -22,10 +23,11 @@ export interface StateView {
  */
 export function matchState(view: StateView): MatchState {
   // Board and clocks both come from the record alone, so the two can never disagree.
-  const game = replay(view.match.rules, view.moves);
-  const { position } = game;
+  const game = gameFor(view.match.game);
+  const replayed = replay(view.match.rules, view.moves, game);
+  const { position } = replayed;
   const running = view.match.status === 'queued' || view.match.status === 'running';
-  const toMove: Color | null = running && !isGameOver(position) ? position.toMove : null;
+  const toMove: Color | null = running && !game.isOver(position) ? game.toMove(position) : null;
   const you: Color = view.viewer ?? toMove ?? 'black';
   const state = botState({
     match: view.match,
@@ -33,9 +35,9 @@ export function matchState(view: StateView): MatchState {
     position,
     you,
     timeLimitMs: view.match.rules.timeLimitMs,
-    remainingOverageMs: Math.max(0, game.banks[you]),
-    lastLatencyMs: game.lastLatency[you],
-    opponentRating: view.ratings[opponent(you)],
+    remainingOverageMs: Math.max(0, replayed.banks[you]),
+    lastLatencyMs: replayed.lastLatency[you],
+    opponentRating: view.ratings[otherSide(you)],
   });
   return {
     ...state,

@@ -1,7 +1,16 @@
 /**
  * Lua scripts for the store's multi-key writes. Each runs atomically inside Redis, so no update is
- * ever a read-modify-write from Node. Keys built inside a script follow src/store/keys.ts.
+ * ever a read-modify-write from Node. Every key a script touches comes in KEYS, named in TypeScript
+ * by src/store/keys.ts: no script builds a key name.
+ *
+ * A script whose keys depend on what it would read (a bot's name, its token hash) is optimistic:
+ * the caller reads those values, names the keys from them and passes the values along; the script
+ * checks they still hold and otherwise writes nothing and answers STALE, for the caller to read
+ * again. Like GUARDED_WRITES, such a call is safe to send twice (see redis-store.ts).
  */
+
+/** The answer of an optimistic script whose reads changed before it ran: read again and retry. */
+export const STALE = -2;
 
 /** KEYS: bot, botName, token, botsByName, activeBotsByName, leaderboard. ARGV: id, nameMember, -rating, field, value, … */
 export const CREATE_BOT = `
@@ -16,58 +25,68 @@ return 1
 `;
 
 /**
- * KEYS: bot, botsByName, activeBotsByName. ARGV: prefix, id, newName ('' to keep), then field/value
- * pairs ('\0' as a value deletes the field).
- * Returns 0 when the bot is missing, -1 when the new name is taken, 1 when done.
+ * KEYS: bot, botsByName, activeBotsByName, the bot-name key of its name as read, the bot-name key
+ * of its new name (the same key when the name does not change, or only its case).
+ * ARGV: its name as read, new name ('' to keep), its by-name member as read, its new by-name
+ * member, id, then field/value pairs ('\0' as a value deletes the field).
+ * Returns 0 when the bot is missing, -1 when the new name is taken, STALE when its name is no
+ * longer the one read, 1 when done.
  */
 export const UPDATE_BOT = `
 local name = redis.call('HGET', KEYS[1], 'name')
 if not name then return 0 end
-local id = ARGV[2]
-local newName = ARGV[3]
-if newName ~= '' and string.lower(newName) ~= string.lower(name) then
-  local newKey = ARGV[1] .. 'bot-name:' .. string.lower(newName)
-  if redis.call('EXISTS', newKey) == 1 then return -1 end
-  redis.call('DEL', ARGV[1] .. 'bot-name:' .. string.lower(name))
-  redis.call('SET', newKey, id)
+if name ~= ARGV[1] then return ${STALE} end
+if KEYS[4] ~= KEYS[5] then
+  if redis.call('EXISTS', KEYS[5]) == 1 then return -1 end
+  redis.call('DEL', KEYS[4])
+  redis.call('SET', KEYS[5], ARGV[5])
 end
-if newName ~= '' then
-  local old = string.lower(name) .. ' ' .. id
-  local new = string.lower(newName) .. ' ' .. id
-  redis.call('ZREM', KEYS[2], old)
-  redis.call('ZADD', KEYS[2], 0, new)
-  if redis.call('ZREM', KEYS[3], old) == 1 then redis.call('ZADD', KEYS[3], 0, new) end
-  redis.call('HSET', KEYS[1], 'name', newName)
+if ARGV[2] ~= '' then
+  redis.call('ZREM', KEYS[2], ARGV[3])
+  redis.call('ZADD', KEYS[2], 0, ARGV[4])
+  if redis.call('ZREM', KEYS[3], ARGV[3]) == 1 then redis.call('ZADD', KEYS[3], 0, ARGV[4]) end
+  redis.call('HSET', KEYS[1], 'name', ARGV[2])
 end
-for i = 4, #ARGV, 2 do
+for i = 6, #ARGV, 2 do
   if ARGV[i + 1] == '\\0' then redis.call('HDEL', KEYS[1], ARGV[i])
   else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
 return 1
 `;
 
-/** KEYS: bot. ARGV: prefix, id, newTokenHash, webhookSecret ('' for none). */
+/**
+ * KEYS: bot, the token key of its token hash as read, the token key of the new hash.
+ * ARGV: its token hash as read, id, new token hash, webhook secret ('' for none).
+ * Returns 0 when the bot is missing, -1 when it is retired (a retired bot gets no token), STALE
+ * when its token hash is no longer the one read, 1 when done.
+ */
 export const REPLACE_SECRETS = `
 local fields = redis.call('HMGET', KEYS[1], 'tokenHash', 'status')
-local old = fields[1]
-if not old then return 0 end
+if not fields[1] then return 0 end
 if fields[2] == 'retired' then return -1 end
-redis.call('DEL', ARGV[1] .. 'token:' .. old)
-redis.call('SET', ARGV[1] .. 'token:' .. ARGV[3], ARGV[2])
+if fields[1] ~= ARGV[1] then return ${STALE} end
+redis.call('DEL', KEYS[2])
+redis.call('SET', KEYS[3], ARGV[2])
 redis.call('HSET', KEYS[1], 'tokenHash', ARGV[3])
 if ARGV[4] == '' then redis.call('HDEL', KEYS[1], 'webhookSecret')
 else redis.call('HSET', KEYS[1], 'webhookSecret', ARGV[4]) end
 return 1
 `;
 
-/** KEYS: bot, activeBotsByName, leaderboard. ARGV: prefix, id. */
+/**
+ * KEYS: bot, activeBotsByName, leaderboard, the token key of its token hash as read.
+ * ARGV: its name as read, its token hash as read ('' for none), its by-name member, id.
+ * Returns 0 when the bot is missing, STALE when its name or token hash is no longer the one read,
+ * 1 when done (again, for a bot already retired: retiring is idempotent).
+ */
 export const RETIRE_BOT = `
 local fields = redis.call('HMGET', KEYS[1], 'name', 'tokenHash')
 if not fields[1] then return 0 end
+if fields[1] ~= ARGV[1] or (fields[2] or '') ~= ARGV[2] then return ${STALE} end
 redis.call('HSET', KEYS[1], 'status', 'retired')
-redis.call('ZREM', KEYS[2], string.lower(fields[1]) .. ' ' .. ARGV[2])
-redis.call('ZREM', KEYS[3], ARGV[2])
-if fields[2] then redis.call('DEL', ARGV[1] .. 'token:' .. fields[2]) end
+redis.call('ZREM', KEYS[2], ARGV[3])
+redis.call('ZREM', KEYS[3], ARGV[4])
+if fields[2] then redis.call('DEL', KEYS[4]) end
 return 1
 `;
 

@@ -1,0 +1,17 @@
+/**
+ * The game seam: the `Game` interface, the registry by id, and Reversi's module. The arena's
+ * layers import games from here only.
+ */
+
+export {
+  type AnyGame,
+  type Applied,
+  type Game,
+  type GameAction,
+  type Outcome,
+  otherSide,
+  type Side,
+  type SideCounts,
+} from './game.ts';
+export { DEFAULT_GAME_ID, gameFor, registerGame, UnknownGameError } from './registry.ts';
+export { reversi } from './reversi.ts';

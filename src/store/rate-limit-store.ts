@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { Store } from 'express-rate-limit';
+import type { Redis } from 'ioredis';
+import { RedisStore as RateLimitRedisStore, type RedisReply } from 'rate-limit-redis';
+import { type RateLimiter, storeKeys } from './keys.ts';
+
+export type { RateLimiter };
+
+/**
+ * Sends rate-limit-redis' commands through ioredis. Its scripts are kept here and run with EVALSHA,
+ * falling back to EVAL: the limiter then never depends on a SCRIPT LOAD made at start-up, so it
+ * works when Redis was down when the app started and after Redis restarts empty.
+ */
+function scriptSafeSender(redis: Redis) {
+  const scripts = new Map<string, string>();
+  return async (command: string, ...args: string[]): Promise<RedisReply> => {
+    if (command.toUpperCase() === 'SCRIPT' && args[0]?.toUpperCase() === 'LOAD' && args[1] !== undefined) {
+      const sha = createHash('sha1').update(args[1]).digest('hex');
+      scripts.set(sha, args[1]);
+      return sha;
+    }
+    if (command.toUpperCase() === 'EVALSHA' && args[0] !== undefined) {
+      const [sha, ...rest] = args;
+      try {
+        return (await redis.call('EVALSHA', sha, ...rest)) as RedisReply;
+      } catch (error) {
+        const script = scripts.get(sha);
+        if (!(error instanceof Error && error.message.startsWith('NOSCRIPT')) || script === undefined)
+          throw error;
+        return (await redis.call('EVAL', script, ...rest)) as RedisReply;
+      }
+    }
+    return (await redis.call(command, ...args)) as RedisReply;
+  };
+}
+
+/**
+ * Makes the counters' store of each rate limiter on Redis, under the store's prefix, so every API
+ * process shares the limits. A new store per call: express-rate-limit wants one per limiter.
+ *
+ * @example
+ * const rateLimitStore = redisRateLimitStores(redis, 'arena');
+ * rateLimit({ store: rateLimitStore('registrations'), … });
+ */
+export function redisRateLimitStores(redis: Redis, prefix: string): (limiter: RateLimiter) => Store {
+  const keys = storeKeys(prefix);
+  const sendCommand = scriptSafeSender(redis);
+  return (limiter) => new RateLimitRedisStore({ sendCommand, prefix: keys.rateLimit(limiter) });
+}

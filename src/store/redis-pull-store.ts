@@ -1,0 +1,257 @@
+import type { Redis } from 'ioredis';
+import { ChannelWakeups } from './channel-wakeups.ts';
+import { BOT_EVENTS_KEPT, type StoreKeys, storeKeys } from './keys.ts';
+import { type LuaCommand, luaCommand } from './lua-command.ts';
+import { HOLD_STREAM, SUBMIT_ACTION } from './lua-scripts.ts';
+import type {
+  BotEvent,
+  BotEventReader,
+  BotEventType,
+  OpenTurn,
+  PulledAction,
+  PullStore,
+  SubmitOutcome,
+} from './pull-store.ts';
+
+/** Keys of the pull protocol expire after a day: a match never waits that long. */
+const TTL_SECONDS = 24 * 3600;
+/** The most events one read returns; a reader that gets this many reads again at once. */
+const EVENTS_PER_READ = 100;
+
+/**
+ * The pull protocol on Redis: the open turn of a pull bot, the actions it posts (announced on the
+ * match's channel, which one subscriber connection per process listens to, so no one polls and no
+ * turn costs a connection), each bot's event stream (a Redis stream whose entry ids are the SSE
+ * event ids, so a reconnecting client resumes exactly where it left off), and the leases that cap
+ * a bot's open streams and long polls.
+ *
+ * It opens the connections it waits on itself, as duplicates of `redis`: the subscriber, on the
+ * first wait for an action, and one blocking connection per event reader (an XREAD BLOCK holds its
+ * connection until it answers), without a command timeout. `close` closes them.
+ *
+ * @example
+ * const pull = new RedisPullStore(redis, 'arena');
+ * const action = await pull.awaitAction(matchId, 9, 5000, signal);
+ */
+export class RedisPullStore implements PullStore {
+  readonly #redis: Redis;
+  readonly #keys: StoreKeys;
+  readonly #submit: LuaCommand<string>;
+  readonly #holdStream: LuaCommand;
+  readonly #wakeups: ChannelWakeups;
+  /** The blocking connections of the readers now open. */
+  readonly #readers = new Set<Redis>();
+
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#keys = storeKeys(prefix);
+    this.#submit = luaCommand<string>(redis, SUBMIT_ACTION, 3);
+    this.#holdStream = luaCommand(redis, HOLD_STREAM, 1);
+    this.#wakeups = new ChannelWakeups(() =>
+      redis.duplicate({
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+        commandTimeout: undefined,
+        connectionName: 'reversi-arena-actions',
+      }),
+    );
+  }
+
+  /** Closes the subscriber connection, if waiting ever opened it, and the readers still open. */
+  async close(): Promise<void> {
+    for (const connection of this.#readers) connection.disconnect();
+    this.#readers.clear();
+    await this.#wakeups.close();
+  }
+
+  async openTurn(turn: OpenTurn, event: string): Promise<void> {
+    const key = this.#keys.turn(turn.matchId);
+    await this.#redis
+      .multi()
+      .hset(key, {
+        ...turn,
+        ply: String(turn.ply),
+        startedAt: String(turn.startedAt),
+        deadline: String(turn.deadline),
+      })
+      .expire(key, TTL_SECONDS)
+      .xadd(
+        this.#keys.botEvents(turn.botId),
+        'MAXLEN',
+        '~',
+        BOT_EVENTS_KEPT,
+        '*',
+        'type',
+        'yourTurn',
+        'data',
+        event,
+      )
+      .exec();
+  }
+
+  async closeTurn(matchId: string): Promise<void> {
+    await this.#redis.del(this.#keys.turn(matchId));
+  }
+
+  async getTurn(matchId: string): Promise<OpenTurn | null> {
+    const hash = await this.#redis.hgetall(this.#keys.turn(matchId));
+    if (hash.botId === undefined) return null;
+    return {
+      matchId,
+      ply: Number(hash.ply),
+      player: hash.player === 'black' ? 'black' : 'white',
+      botId: hash.botId,
+      startedAt: Number(hash.startedAt),
+      deadline: Number(hash.deadline),
+    };
+  }
+
+  async submitAction(matchId: string, action: PulledAction, idempotencyKey?: string): Promise<SubmitOutcome> {
+    const k = this.#keys;
+    const reply = await this.#submit(
+      k.answer(matchId, action.ply),
+      k.actions(matchId),
+      idempotencyKey ? k.idempotency(matchId, idempotencyKey) : '',
+      JSON.stringify(action),
+      TTL_SECONDS,
+    );
+    return reply === 'accepted' ? { accepted: true } : { accepted: false, recorded: JSON.parse(reply) };
+  }
+
+  async actionForIdempotencyKey(matchId: string, key: string): Promise<PulledAction | null> {
+    const recorded = await this.#redis.get(this.#keys.idempotency(matchId, key));
+    return recorded === null ? null : (JSON.parse(recorded) as PulledAction);
+  }
+
+  /**
+   * Listens on the match's channel through the shared subscriber and reads the recorded answer
+   * whenever woken, once before waiting and once more at the deadline.
+   */
+  async awaitAction(
+    matchId: string,
+    ply: number,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<PulledAction | null> {
+    const deadline = performance.now() + timeoutMs;
+    let woken = false;
+    let resume: (() => void) | null = null;
+    const stop = await this.#wakeups.listen(this.#keys.actions(matchId), () => {
+      woken = true;
+      resume?.();
+    });
+    try {
+      for (;;) {
+        woken = false;
+        const recorded = await this.#redis.get(this.#keys.answer(matchId, ply));
+        if (recorded !== null) return JSON.parse(recorded) as PulledAction;
+        const left = deadline - performance.now();
+        if (left <= 0 || signal.aborted) return null;
+        if (woken) continue;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resume = null;
+            resolve();
+          };
+          const timer = setTimeout(done, left);
+          signal.addEventListener('abort', done, { once: true });
+          resume = done;
+        });
+      }
+    } finally {
+      stop();
+    }
+  }
+
+  async holdStream(botId: string, leaseId: string, ttlMs: number, max: number): Promise<boolean> {
+    return (await this.#holdStream(this.#keys.botStreams(botId), leaseId, ttlMs, max)) === 1;
+  }
+
+  async releaseStream(botId: string, leaseId: string): Promise<void> {
+    await this.#redis.zrem(this.#keys.botStreams(botId), leaseId);
+  }
+
+  async appendEvent(botId: string, type: BotEventType, data: string): Promise<void> {
+    await this.#redis.xadd(
+      this.#keys.botEvents(botId),
+      'MAXLEN',
+      '~',
+      BOT_EVENTS_KEPT,
+      '*',
+      'type',
+      type,
+      'data',
+      data,
+    );
+  }
+
+  async lastEventId(botId: string): Promise<string> {
+    const [last] = await this.#redis.xrevrange(this.#keys.botEvents(botId), '+', '-', 'COUNT', 1);
+    return last?.[0] ?? '0-0';
+  }
+
+  /**
+   * A reader on a blocking connection of its own, connected on its first read. Aborting `signal`
+   * drops the connection, which ends a blocked read at once (Redis has no other way to cut an
+   * XREAD BLOCK short from the client that sent it).
+   */
+  openReader(signal: AbortSignal): BotEventReader {
+    // Its errors reach the reader as a failed read; the main connection logs an outage.
+    const connection = this.#redis
+      .duplicate({
+        lazyConnect: true,
+        enableOfflineQueue: true,
+        commandTimeout: undefined,
+        maxRetriesPerRequest: 1,
+      })
+      .on('error', () => {});
+    this.#readers.add(connection);
+    let connected: Promise<void> | undefined;
+    let closed = false;
+    const drop = () => connection.disconnect();
+    signal.addEventListener('abort', drop, { once: true });
+    const ended = () => closed || signal.aborted;
+    return {
+      read: async (botId, afterId, waitMs) => {
+        if (ended()) return [];
+        const stream = this.#keys.botEvents(botId);
+        try {
+          connected ??= connection.connect();
+          await connected;
+          const reply =
+            waitMs > 0
+              ? await connection.xread('COUNT', EVENTS_PER_READ, 'BLOCK', waitMs, 'STREAMS', stream, afterId)
+              : await connection.xread('COUNT', EVENTS_PER_READ, 'STREAMS', stream, afterId);
+          return toEvents(reply?.[0]?.[1] ?? []);
+        } catch (error) {
+          if (ended()) return [];
+          throw error;
+        }
+      },
+      close: () => {
+        closed = true;
+        signal.removeEventListener('abort', drop);
+        this.#readers.delete(connection);
+        connection.disconnect();
+      },
+    };
+  }
+
+  async markOnline(botId: string, ttlSeconds: number): Promise<void> {
+    await this.#redis.set(this.#keys.botOnline(botId), '1', 'EX', ttlSeconds);
+  }
+
+  async isOnline(botId: string): Promise<boolean> {
+    return (await this.#redis.exists(this.#keys.botOnline(botId))) === 1;
+  }
+}
+
+/** Stream entries (`[id, [field, value, …]]`) as events. */
+function toEvents(entries: readonly [string, string[]][]): BotEvent[] {
+  return entries.map(([id, fields]) => {
+    const field = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
+    return { id, type: field('type') as BotEventType, data: field('data') };
+  });
+}

@@ -1,0 +1,20 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Every key matching `pattern`, sorted, read with SCAN in batches: KEYS would block the Redis that
+ * every test file (and any worker they run) shares while it walks the whole keyspace.
+ *
+ * @example
+ * const rateKeys = await scanKeys(h.redis, `${h.prefix}:rate:*`);
+ */
+export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  // SCAN may return a key more than once while the keyspace is rehashed.
+  const keys = new Set<string>();
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    for (const key of batch) keys.add(key);
+    cursor = next;
+  } while (cursor !== '0');
+  return [...keys].sort();
+}
