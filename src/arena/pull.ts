@@ -305,11 +305,14 @@ export async function* botEvents(
   try {
     let after = start.after;
     await deps.pull.markOnline(botId, onlineSeconds);
+    // A turn opened between fixing `after` and reading the snapshot is in both: sent once.
+    const snapshotTurns = new Set<string>();
     if (start.snapshot) {
       const running = await deps.store.listMatches({ botId, status: 'running', limit: 100 });
       for (const match of running.items) {
         const state = await service.state({ kind: 'bot', botId }, match.id);
         if (state.toMove === state.you && state.deadline !== null) {
+          snapshotTurns.add(turnKey(state));
           yield { type: 'yourTurn', data: JSON.stringify(state) };
         }
       }
@@ -322,6 +325,7 @@ export async function* botEvents(
       if (events.length === 0) yield 'keep-alive';
       for (const event of events) {
         after = event.id;
+        if (event.type === 'yourTurn' && snapshotTurns.delete(turnKey(JSON.parse(event.data)))) continue;
         yield event;
       }
     }
@@ -332,6 +336,8 @@ export async function* botEvents(
     await lease.release();
   }
 }
+
+const turnKey = (turn: { readonly matchId: string; readonly ply: number }) => `${turn.matchId}:${turn.ply}`;
 
 /** How long a stream lease outlives the wait it covers: a process that dies frees it after this. */
 export const LEASE_MARGIN_MS = 10_000;

@@ -36,10 +36,14 @@ export function identify(store: ArenaStore, adminToken: string | undefined): Req
   };
 }
 
+/** Why `identify` could not verify the request's credentials, if it could not. */
+export function credentialsError(res: Response): AuthenticationError | undefined {
+  return res.locals.credentialsError as AuthenticationError | undefined;
+}
+
 /** Refuses a request whose credentials `identify` could not verify. */
 export const refuseBadCredentials: RequestHandler = (_req, res, next) => {
-  const error = res.locals.credentialsError as AuthenticationError | undefined;
-  next(error);
+  next(credentialsError(res));
 };
 
 export function principalOf(res: Response): Principal | null {

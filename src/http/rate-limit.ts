@@ -54,10 +54,11 @@ export function rateLimiter(stores: RateLimitStores, limits: Config['rateLimit']
     requestWasSuccessful: (_req, res) => res.locals[MOVE_PLAYED] === true,
     validate,
     store: stores('requests'),
-    handler: (_req, _res, next, options) => {
+    handler: (_req, res, next) => {
+      const limit = principalOf(res) ? limits.perToken : limits.perIp;
       next(
         new RateLimitedError(
-          `Too many requests: at most ${options.limit} per ${Math.round(limits.windowMs / 1000)} s.`,
+          `Too many requests: at most ${limit} per ${Math.round(limits.windowMs / 1000)} s.`,
           Math.ceil(limits.windowMs / 1000),
         ),
       );

@@ -32,8 +32,11 @@ export interface SchedulerDeps {
 /**
  * The arena's recurring jobs, as BullMQ job schedulers: matchmaking (when enabled) and the
  * Bradley–Terry recomputation. Every worker process starts one; `upsertJobScheduler` is idempotent
- * and each scheduled run is processed by one worker, so several processes never pair twice.
+ * and each scheduled run is processed by one worker; a lock keeps overlapping rounds apart.
  */
+/** Longer than any round takes; a process that dies holding the lock frees it after this. */
+const MATCHMAKING_LOCK_MS = 60_000;
+
 export class ArenaScheduler {
   readonly queue: Queue;
   private worker: Worker | undefined;
@@ -71,8 +74,22 @@ export class ArenaScheduler {
     this.worker.on('error', redisErrorListener(this.deps.outages, this.deps.logger, 'scheduler error'));
   }
 
-  /** One round of matchmaking; returns the ids of the matches it created. */
+  /**
+   * One round of matchmaking; returns the ids of the matches it created. Rounds of several worker
+   * processes may overlap (BullMQ schedules the next one when a round starts): one at a time holds
+   * the lock, so no two read the same free bots and pair one past its cap; the other skips its turn.
+   */
   async matchmake(): Promise<string[]> {
+    const release = await this.deps.store.tryLock('matchmaking', MATCHMAKING_LOCK_MS);
+    if (release === null) return [];
+    try {
+      return await this.matchmakeRound();
+    } finally {
+      await release();
+    }
+  }
+
+  private async matchmakeRound(): Promise<string[]> {
     const { store, pull, config } = this.deps;
     const bots = (await store.activeBots()).filter((bot) => bot.paused === null);
     // Push and house bots are always there to play; a pull bot only while it listens.

@@ -24,6 +24,8 @@ export function storeKeys(prefix: string) {
     strengthComputedAt: `${p}strength:computed-at`,
     /** Hash bot id → black games minus white games among matchmade matches (colours alternate by it). */
     colorBalance: `${p}color-balance`,
+    /** A lock held by one process at a time (its value names the holder), e.g. the matchmaking round. */
+    lock: (name: string) => `${p}lock:${name}`,
     match: (id: string) => `${p}match:${id}`,
     /** Hash of the open turn of a pull bot: ply, player, botId, startedAt, deadline. */
     turn: (matchId: string) => `${p}match:${matchId}:turn`,

@@ -209,3 +209,9 @@ while a <= #ARGV do
 end
 return 1
 `;
+
+/** KEYS: the lock. ARGV: the holder's token. Deletes the lock only if that holder still has it. */
+export const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type { Redis } from 'ioredis';
 import { ConflictError, InvalidCursorError } from '../errors.ts';
@@ -18,6 +19,7 @@ import {
   APPEND_MOVES,
   CREATE_BOT,
   GUARDED_WRITES,
+  RELEASE_LOCK,
   REPLACE_SECRETS,
   RETIRE_BOT,
   STALE,
@@ -100,6 +102,7 @@ export class RedisStore implements ArenaStore {
       createBot: luaCommand(redis, CREATE_BOT, 6),
       updateBot: luaCommand(redis, UPDATE_BOT, 5),
       replaceSecrets: luaCommand(redis, REPLACE_SECRETS, 3),
+      releaseLock: luaCommand(redis, RELEASE_LOCK, 1),
       retireBot: luaCommand(redis, RETIRE_BOT, 4),
       startMatch: luaCommand<MatchStatus | null>(redis, START_MATCH, 7),
       appendMoves: luaCommand<number[]>(redis, APPEND_MOVES, undefined),
@@ -412,6 +415,15 @@ export class RedisStore implements ArenaStore {
 
   colorBalances(ids: readonly string[]): Promise<number[]> {
     return colorBalances(this.redis, this.keys, ids);
+  }
+
+  async tryLock(name: string, ttlMs: number): Promise<(() => Promise<void>) | null> {
+    const key = this.keys.lock(name);
+    const holder = randomUUID();
+    if ((await this.redis.set(key, holder, 'PX', ttlMs, 'NX')) !== 'OK') return null;
+    return async () => {
+      await this.scripts.releaseLock(key, holder);
+    };
   }
 
   activeMatchCounts(ids: readonly string[]): Promise<number[]> {

@@ -123,6 +123,11 @@ export interface ArenaStore {
   /** Adds to bots' colour balance (black games minus white games) of matchmade matches. */
   addColorBalance(changes: ReadonlyMap<string, number>): Promise<void>;
   colorBalances(ids: readonly string[]): Promise<number[]>;
+  /**
+   * Takes the lock `name` for at most `ttlMs` if nobody holds it: answers its release, or null when
+   * another holder has it. The lock frees itself after `ttlMs` if its holder dies.
+   */
+  tryLock(name: string, ttlMs: number): Promise<(() => Promise<void>) | null>;
   /** How many queued or running matches each bot has. */
   activeMatchCounts(ids: readonly string[]): Promise<number[]>;
   /** Active bots, oldest first (for matchmaking). */

@@ -50,6 +50,7 @@ describe('GET /metrics without the admin token', () => {
       .get('/metrics')
       .set(bearer(`${ADMIN_TOKEN.slice(0, -1)}x`));
     expect(unknown.status).toBe(401);
+    expect(unknown.body.code).toBe('auth/invalid-token');
     expect(unknown.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(unknown.text).not.toContain('http_request_duration_seconds');
     const bot = await registerBot(h, { name: 'metrics-reader' });
@@ -82,6 +83,7 @@ describe('rate limits', () => {
     const res = await request(limited.app).get('/v1/leaderboard');
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe('rate-limited');
+    expect(res.body.detail).toBe('Too many requests: at most 3 per 60 s.');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.headers.ratelimit).toMatch(/r=0/);
     expect(res.headers['ratelimit-policy']).toMatch(/q=3/);

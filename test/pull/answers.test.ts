@@ -49,7 +49,6 @@ describe('POST /v1/matches/{matchId}/actions', () => {
         expect(answered.remainingOverageMs).toBe(
           rules.overageMs - Math.max(0, answered.lastLatencyMs! - rules.timeLimitMs),
         );
-        // Past the ply it answered: a turn opened while the stream took its snapshot comes twice.
         const next = await nextTurn(stream, id, turn.ply);
         expect(next.ply).toBeGreaterThan(turn.ply);
         expect(clocks(next)).toEqual(answered);

@@ -27,10 +27,7 @@ export function pullApi(h: Harness) {
   return { state, act, awaitTurn };
 }
 
-/**
- * The next `yourTurn` event of match `id` past ply `afterPly` on a bot's event stream. A fresh
- * stream may tell a turn twice (its opening snapshot, then the event), as a bot would see it.
- */
+/** The next `yourTurn` event of match `id` past ply `afterPly` on a bot's event stream. */
 export async function nextTurn(stream: SseConnection, id: string, afterPly = 0): Promise<MatchState> {
   for (;;) {
     const event = await stream.next();

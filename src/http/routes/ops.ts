@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
 import { requireAdmin } from '../../arena/principal.ts';
 import { UnavailableError } from '../../errors.ts';
-import { principalOf } from '../auth.ts';
+import { credentialsError, principalOf } from '../auth.ts';
 import type { OpenApiSpec } from '../spec.ts';
 
 export interface OpsDeps {
@@ -64,6 +64,9 @@ export function opsRouter(deps: OpsDeps): Router {
     // the admin token as its bearer token.
     const metrics = metricsHandler(deps);
     router.get('/metrics', (req, res, next) => {
+      // Health and the reference ignore tokens; the metrics refuse a bad one as the API does.
+      const refused = credentialsError(res);
+      if (refused) throw refused;
       requireAdmin(principalOf(res));
       return metrics(req, res, next);
     });
