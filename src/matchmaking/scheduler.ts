@@ -29,14 +29,14 @@ export interface SchedulerDeps {
   readonly outages?: RedisOutageLog;
 }
 
+/** Longer than any round takes; a process that dies holding the lock frees it after this. */
+const MATCHMAKING_LOCK_MS = 60_000;
+
 /**
  * The arena's recurring jobs, as BullMQ job schedulers: matchmaking (when enabled) and the
  * Bradley–Terry recomputation. Every worker process starts one; `upsertJobScheduler` is idempotent
  * and each scheduled run is processed by one worker; a lock keeps overlapping rounds apart.
  */
-/** Longer than any round takes; a process that dies holding the lock frees it after this. */
-const MATCHMAKING_LOCK_MS = 60_000;
-
 export class ArenaScheduler {
   readonly queue: Queue;
   private worker: Worker | undefined;
