@@ -29,13 +29,13 @@ import type { Player } from '../src/match/player.ts';
 import { playersFor } from '../src/match/players.ts';
 import { eloRule } from '../src/match/rating-rule.ts';
 import { MatchRunner } from '../src/match/runner.ts';
-import { MatchWorker } from '../src/match/worker.ts';
 import { replay } from '../src/match-model/replay.ts';
 import { botState } from '../src/protocol/state.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
+import { benchWorker } from './bench-worker.ts';
 
 const { values } = parseArgs({
   options: {
@@ -130,18 +130,15 @@ async function main(): Promise<void> {
   });
   const matches = new MatchService({ store, queue, clock: systemClock, random, limits: config.limits });
 
-  const worker = new MatchWorker({
+  const worker = await benchWorker({
     connection: workerRedis,
     prefix,
     concurrency,
     runner,
     store,
     queue,
-    clock: systemClock,
     logger,
-    reconcileEveryMs: 3_600_000,
   });
-  await worker.worker.waitUntilReady();
   let completed = 0;
   let onCompleted = () => {};
   worker.worker.on('completed', () => {

@@ -90,6 +90,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Validate every response against openapi.yaml (on in tests; costs time in production). */
   OPENAPI_VALIDATE_RESPONSES: flag.default(false),
+  /**
+   * How long a leaderboard page may be served from memory: the page is at most this stale after a
+   * rating changes. 0 reads Redis on every request.
+   */
+  LEADERBOARD_CACHE_MS: integer(1000, 0),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -159,6 +164,7 @@ export interface Config {
   readonly sseKeepAliveMs: number;
   readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   readonly validateResponses: boolean;
+  readonly leaderboardCacheMs: number;
 }
 
 /** A configuration problem found at start-up; the message names every bad variable. */
@@ -264,5 +270,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
     logLevel: e.LOG_LEVEL,
     validateResponses: e.OPENAPI_VALIDATE_RESPONSES,
+    leaderboardCacheMs: e.LEADERBOARD_CACHE_MS,
   });
 }

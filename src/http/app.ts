@@ -124,8 +124,13 @@ export function createApp(deps: AppDeps): Express {
       present,
     }),
   );
-  app.use(matchesRouter(matches, present));
-  app.use(leaderboardRouter(store, present));
+  app.use(matchesRouter(matches, present, { validated: config.validateResponses }));
+  app.use(
+    leaderboardRouter(store, present, {
+      cacheMs: config.leaderboardCacheMs,
+      validated: config.validateResponses,
+    }),
+  );
   app.use(unknownRoute(spec, WEB_PAGES));
   app.use(
     errorHandler({

@@ -2,7 +2,14 @@ import { type Job, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
-import { bullPrefix, MATCH_QUEUE_NAME, type MatchJobData, type MatchQueue } from '../queue/match-queue.ts';
+import {
+  bullPrefix,
+  COMPLETED_JOBS_KEPT,
+  FAILED_JOBS_KEPT,
+  MATCH_QUEUE_NAME,
+  type MatchJobData,
+  type MatchQueue,
+} from '../queue/match-queue.ts';
 import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type { MatchRunner } from './runner.ts';
@@ -43,8 +50,8 @@ export class MatchWorker {
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: Math.max(1000, Math.floor((options.lockDurationMs ?? 30_000) / 2)),
       maxStalledCount: 10,
-      removeOnComplete: { count: 1000 },
-      removeOnFail: { count: 5000 },
+      removeOnComplete: { count: COMPLETED_JOBS_KEPT },
+      removeOnFail: { count: FAILED_JOBS_KEPT },
     });
     this.worker.on('failed', (job, error) => void this.onFailed(job, error));
     this.worker.on('error', redisErrorListener(options.outages, options.logger, 'match worker error'));

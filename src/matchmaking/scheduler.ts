@@ -5,11 +5,11 @@ import type { MatchService } from '../arena/matches.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
-import { bradleyTerry } from '../rating/bradley-terry.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
 import type { Strength } from '../store/records.ts';
 import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
+import { fitInThread } from './fit-thread.ts';
 import { pairBots } from './pairing.ts';
 
 export const SCHEDULE_QUEUE_NAME = 'schedules';
@@ -40,6 +40,8 @@ const MATCHMAKING_LOCK_MS = 60_000;
 export class ArenaScheduler {
   readonly queue: Queue;
   private worker: Worker | undefined;
+  /** Aborted by `close`: a fit still running in its thread is ended, not waited for. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.queue = new Queue(SCHEDULE_QUEUE_NAME, {
@@ -127,15 +129,18 @@ export class ArenaScheduler {
     return created;
   }
 
-  /** Fits Bradley–Terry over every rated result, anchored to the mean Elo of the bots it rates. */
+  /**
+   * Fits Bradley–Terry over every rated result, anchored to the mean Elo of the bots it rates. The
+   * store hands over tallies per pairing (O(pairings) to read, in small batches), and the fit runs
+   * in a worker thread, so this process' event loop stays free for the matches it plays. Closing
+   * the scheduler ends a fit in progress.
+   */
   async recomputeStrength(): Promise<number> {
     const { store, clock } = this.deps;
-    const results = await store.ratedResults();
-    const ids = [...new Set(results.flatMap((r) => [r.black, r.white]))];
-    const bots = await store.getBots(ids);
-    const ratings = bots.filter((bot) => bot !== null).map((bot) => bot.rating);
+    const tallies = await store.ratedTallies();
+    const ratings = (await store.botRatings(tallies.ids)).filter((rating) => rating !== null);
     const anchorMean = ratings.length > 0 ? ratings.reduce((sum, r) => sum + r, 0) / ratings.length : 1500;
-    const fit = bradleyTerry(results, { anchorMean });
+    const { fit } = await fitInThread(tallies, { anchorMean }, this.closing.signal);
     const strengths = new Map<string, Strength>(
       fit.ratings.map((r) => [r.id, { rating: r.rating, lower: r.lower, upper: r.upper }]),
     );
@@ -144,6 +149,7 @@ export class ArenaScheduler {
   }
 
   async close(): Promise<void> {
+    this.closing.abort(new Error('the scheduler is closing'));
     await this.worker?.close();
     await this.queue.close();
   }

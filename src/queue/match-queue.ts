@@ -17,13 +17,24 @@ export function bullPrefix(prefix: string): string {
   return `${prefix}:bull`;
 }
 
+/**
+ * How many completed and failed jobs the queue keeps (the same for the queue's jobs and the
+ * workers'): enough to look at recent ones and for `QueueEvents` waiters to find theirs, a bounded
+ * cost whatever the number of matches played.
+ */
+export const COMPLETED_JOBS_KEPT = 100;
+export const FAILED_JOBS_KEPT = 1000;
+/** How many events the queue's event stream keeps (BullMQ's default is 10,000, ~100 bytes each). */
+export const QUEUE_EVENTS_KEPT = 1000;
+
 export interface MatchJobData {
   readonly matchId: string;
 }
 
 /**
  * The BullMQ queue of matches. Jobs carry the match id only; the match record in the store is the
- * history, so finished jobs are trimmed.
+ * history, so finished jobs are trimmed to a few (a finished job costs ~1 kB of Redis, as much as
+ * the whole match record) and the queue's event stream to what a listener needs to catch up.
  */
 export class BullMatchQueue implements MatchQueue {
   readonly queue: Queue<MatchJobData>;
@@ -33,11 +44,12 @@ export class BullMatchQueue implements MatchQueue {
     this.queue = new Queue<MatchJobData>(MATCH_QUEUE_NAME, {
       connection,
       prefix: bullPrefix(prefix),
+      streams: { events: { maxLen: QUEUE_EVENTS_KEPT } },
       defaultJobOptions: {
         attempts: 5,
         backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: { count: 1000 },
-        removeOnFail: { count: 5000 },
+        removeOnComplete: { count: COMPLETED_JOBS_KEPT },
+        removeOnFail: { count: FAILED_JOBS_KEPT },
       },
     });
     this.queue.on('error', onError);

@@ -6,6 +6,7 @@ import {
   type PairTally,
   type RatedGame,
 } from './bradley-terry.ts';
+import { EXACT_INTERVALS_MAX_BOTS } from './bt-intervals.ts';
 import { eloUpdate } from './elo.ts';
 
 const ELO_OF_TRIPLE_ODDS = 400 * Math.log10(3); // 190.848…
@@ -115,6 +116,22 @@ describe('bradleyTerry', () => {
       const fit = bradleyTerry(match('a', 'b', 30, 0, 10), { priorDraws: 0 });
       const se = (400 / Math.LN10) * (0.5 / Math.sqrt(40 * 0.75 * 0.25));
       expect(ratingOf(fit, 'a').upper - ratingOf(fit, 'a').rating).toBeCloseTo(1.959964 * se, 4);
+    });
+    it('past EXACT_INTERVALS_MAX_BOTS in a group, come from the games of each bot alone, and stay finite', () => {
+      const bots = EXACT_INTERVALS_MAX_BOTS + 1;
+      const tallies: PairTally[] = [];
+      for (let i = 0; i < bots; i++) {
+        for (let d = 1; d <= 3 && i + d < bots; d++)
+          tallies.push({ a: `b${i}`, b: `b${i + d}`, games: 10, scoreA: 6 });
+      }
+      const fit = bradleyTerryFromTallies(tallies, { anchorMean: 1500 });
+      const inner = fit.ratings.find((r) => r.id === 'b500')!;
+      // A bot in the middle met 6 neighbours 10 times each at about p = 0.6: information ≈ 60·0.24.
+      const se = 400 / Math.LN10 / Math.sqrt(60 * 0.6 * 0.4);
+      expect(inner.upper - inner.rating).toBeCloseTo(1.959964 * se, -1);
+      expect(
+        fit.ratings.every((r) => Number.isFinite(r.lower) && r.lower < r.rating && r.upper > r.rating),
+      ).toBe(true);
     });
   });
 

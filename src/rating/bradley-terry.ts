@@ -145,6 +145,38 @@ export function bradleyTerryFromTallies(
   );
 }
 
+/**
+ * Pairwise tallies as columns: row r says `ids[a[r]]` made `scoreA[r]` points in `games[r]` games
+ * against `ids[b[r]]`. Typed arrays, so a fit in a worker thread receives them without a copy.
+ */
+export interface TallyColumns {
+  readonly ids: readonly string[];
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+  readonly games: Float64Array;
+  readonly scoreA: Float64Array;
+}
+
+/**
+ * `bradleyTerryFromTallies` over tallies in columns (repeated or reversed rows are summed).
+ *
+ * @example
+ * const columns = { ids: ['a', 'b'], a: Int32Array.of(0), b: Int32Array.of(1), games: Float64Array.of(2), scoreA: Float64Array.of(1.5) };
+ * bradleyTerryFromColumns(columns).ratings[0]?.id // 'a'
+ */
+export function bradleyTerryFromColumns(
+  columns: TallyColumns,
+  options: BradleyTerryOptions = {},
+): BradleyTerryFit {
+  const { ids, a, b, games, scoreA } = columns;
+  return rate(
+    tabulate((visit) => {
+      for (let r = 0; r < a.length; r++) visit(ids[a[r]!]!, ids[b[r]!]!, games[r]!, scoreA[r]!);
+    }),
+    options,
+  );
+}
+
 function rate(table: Table, options: BradleyTerryOptions): BradleyTerryFit {
   const { anchorMean = 1500, priorDraws = 1, tolerance = 1e-6, maxIterations = 10_000 } = options;
   if (!Number.isFinite(anchorMean)) throw new RangeError(`anchorMean must be finite, got ${anchorMean}`);

@@ -1,6 +1,16 @@
 import { DEFAULT_GAME_ID } from '../game/index.ts';
 import { ID_PATTERN, ULID_SOURCE } from '../ids.ts';
-import type { BotRecord, MatchRecord, NewBot } from './records.ts';
+import type {
+  BotRecord,
+  Color,
+  MatchRatings,
+  MatchRecord,
+  MatchResult,
+  MatchRules,
+  NewBot,
+  PlayerRef,
+  RatingHistoryEntry,
+} from './records.ts';
 
 /** Converts store records to and from the flat string fields of Redis hashes. */
 
@@ -60,13 +70,106 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
   };
 }
 
+/*
+ * A match hash keeps every value short (under Redis's `hash-max-listpack-value`, 64 bytes), so
+ * Redis stores it as one compact listpack rather than a table of separate strings: players as
+ * `<id> <name>`, rules, result and ratings as space-separated values. Records written before
+ * (JSON values, which always start with `{`) read as they were: both forms decode.
+ */
+
+const isJson = (value: string) => value.startsWith('{');
+
+function encodePlayer(player: PlayerRef): string {
+  return `${player.id} ${player.name}`;
+}
+
+function decodePlayer(value: string): PlayerRef {
+  if (isJson(value)) return JSON.parse(value);
+  const space = value.indexOf(' ');
+  return { id: value.slice(0, space), name: value.slice(space + 1) };
+}
+
+const RULE_KEYS = ['firstPlayer', 'captureRule', 'scoring', 'timeLimitMs', 'overageMs'] as const;
+
+function encodeRules(rules: MatchRules): string {
+  return RULE_KEYS.map((key) => rules[key]).join(' ');
+}
+
+/** A match's rules from its stored field, either form. */
+export function decodeRules(value: string): MatchRules {
+  if (isJson(value)) return JSON.parse(value);
+  const [firstPlayer, captureRule, scoring, timeLimitMs, overageMs] = value.split(' ');
+  return {
+    firstPlayer: firstPlayer as MatchRules['firstPlayer'],
+    captureRule: captureRule as MatchRules['captureRule'],
+    scoring: scoring as MatchRules['scoring'],
+    timeLimitMs: Number(timeLimitMs),
+    overageMs: Number(overageMs),
+  };
+}
+
+/**
+ * A result as its hash field: `<winner or -> <black count> <white count> <reason>`, then the fault
+ * as JSON when there is one (a fault's message is free text, so that field may be long).
+ *
+ * @example
+ * encodeResult({ winner: 'black', discs: { black: 40, white: 24 }, reason: 'completed' }); // 'black 40 24 completed'
+ */
+export function encodeResult(result: MatchResult): string {
+  const head = `${result.winner ?? '-'} ${result.discs.black} ${result.discs.white} ${result.reason}`;
+  return result.fault === undefined ? head : `${head} ${JSON.stringify(result.fault)}`;
+}
+
+function decodeResult(value: string): MatchResult {
+  if (isJson(value)) return JSON.parse(value);
+  const [winner = '-', black, white, reason, ...fault] = value.split(' ');
+  return {
+    winner: winner === '-' ? null : (winner as Color),
+    discs: { black: Number(black), white: Number(white) },
+    reason: reason as MatchResult['reason'],
+    ...(fault.length > 0 ? { fault: JSON.parse(fault.join(' ')) } : {}),
+  };
+}
+
+/**
+ * A rating as at most 12 characters, exactly: its decimal form when that is short (`1500`,
+ * `1516.25`), else `~` and the base64url of its 8 IEEE 754 bytes (Elo ratings carry ~17 digits).
+ */
+function encodeRating(rating: number): string {
+  const decimal = String(rating);
+  if (decimal.length <= 12) return decimal;
+  const bytes = Buffer.alloc(8);
+  bytes.writeDoubleBE(rating);
+  return `~${bytes.toString('base64url')}`;
+}
+
+function decodeRating(value: string): number {
+  return value.startsWith('~') ? Buffer.from(value.slice(1), 'base64url').readDoubleBE() : Number(value);
+}
+
+/**
+ * Both rating changes as a hash field, `<black before> <black after> <white before> <white after>`
+ * (each as `encodeRating` writes it, so the field stays under 64 bytes).
+ */
+export function encodeRatings(ratings: MatchRatings): string {
+  return [ratings.black.before, ratings.black.after, ratings.white.before, ratings.white.after]
+    .map(encodeRating)
+    .join(' ');
+}
+
+function decodeRatings(value: string): MatchRatings {
+  if (isJson(value)) return JSON.parse(value);
+  const [bb, ba, wb, wa] = value.split(' ').map(decodeRating);
+  return { black: { before: bb!, after: ba! }, white: { before: wb!, after: wa! } };
+}
+
 export function matchFields(match: MatchRecord): Record<string, string> {
   const fields: Record<string, string> = {
     id: match.id,
     game: match.game ?? DEFAULT_GAME_ID,
-    black: JSON.stringify(match.black),
-    white: JSON.stringify(match.white),
-    rules: JSON.stringify(match.rules),
+    black: encodePlayer(match.black),
+    white: encodePlayer(match.white),
+    rules: encodeRules(match.rules),
     rated: match.rated ? '1' : '0',
     status: match.status,
     createdBy: match.createdBy,
@@ -75,8 +178,8 @@ export function matchFields(match: MatchRecord): Record<string, string> {
   };
   if (match.startedAt !== null) fields.startedAt = String(match.startedAt);
   if (match.finishedAt !== null) fields.finishedAt = String(match.finishedAt);
-  if (match.result !== null) fields.result = JSON.stringify(match.result);
-  if (match.ratings !== null) fields.ratings = JSON.stringify(match.ratings);
+  if (match.result !== null) fields.result = encodeResult(match.result);
+  if (match.ratings !== null) fields.ratings = encodeRatings(match.ratings);
   return fields;
 }
 
@@ -93,9 +196,9 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
     id: hash.id,
     // Matches stored before they carried a game id are all Reversi's: read them so, no migration.
     game: hash.game ?? DEFAULT_GAME_ID,
-    black: JSON.parse(hash.black),
-    white: JSON.parse(hash.white),
-    rules: JSON.parse(hash.rules),
+    black: decodePlayer(hash.black),
+    white: decodePlayer(hash.white),
+    rules: decodeRules(hash.rules),
     rated: hash.rated === '1',
     status: (hash.status ?? 'queued') as MatchRecord['status'],
     createdBy: hash.createdBy ?? 'admin',
@@ -103,8 +206,44 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
     startedAt: optionalNumber(hash.startedAt),
     finishedAt: optionalNumber(hash.finishedAt),
     moveCount: Number(hash.moveCount ?? 0),
-    result: hash.result ? JSON.parse(hash.result) : null,
-    ratings: hash.ratings ? JSON.parse(hash.ratings) : null,
+    result: hash.result ? decodeResult(hash.result) : null,
+    ratings: hash.ratings ? decodeRatings(hash.ratings) : null,
+  };
+}
+
+/**
+ * A rating history entry as its list item: the match id alone. Everything else an entry says (when,
+ * the opponent, the ratings before and after, the score) is in the finished match's record, so a
+ * copy would be a second source of truth at three times the size; `historyEntryOf` reads it back.
+ * Items written before are the entry's JSON, and read as they are (see `isJsonHistoryItem`).
+ *
+ * @example
+ * encodeHistoryEntry(entry); // 'match_01JC3S0M0F7ZP4C8W4Y4N0Y8QH'
+ */
+export function encodeHistoryEntry(entry: RatingHistoryEntry): string {
+  return entry.matchId;
+}
+
+/** True for a history item in the old form (the entry's JSON), false for a match id. */
+export const isJsonHistoryItem = isJson;
+
+/**
+ * A bot's rating history entry for a finished rated match, from the match's record; null when the
+ * record is missing, unrated or the bot did not play in it.
+ */
+export function historyEntryOf(match: MatchRecord | null, botId: string): RatingHistoryEntry | null {
+  if (match === null || match.ratings === null || match.result === null || match.finishedAt === null)
+    return null;
+  const side: Color | null = match.black.id === botId ? 'black' : match.white.id === botId ? 'white' : null;
+  if (side === null) return null;
+  const { winner } = match.result;
+  return {
+    matchId: match.id,
+    at: match.finishedAt,
+    opponent: side === 'black' ? match.white : match.black,
+    before: match.ratings[side].before,
+    after: match.ratings[side].after,
+    score: winner === null ? 0.5 : winner === side ? 1 : 0,
   };
 }
 

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import { type FinishPlan, planFinish, type StandingBot } from '../standings/finish-plan.ts';
-import { decodeBot, decodeMatch } from './codec.ts';
+import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
 import { BOT_EVENTS_KEPT, type StoreKeys } from './keys.ts';
+import { ratedTallyField } from './ratings.ts';
 import { readHashes } from './read.ts';
 import type { MatchRecord, MatchResult, MatchStatus, RatingHistoryEntry, RatingRule } from './records.ts';
 import { challengerOf } from './store.ts';
@@ -97,7 +98,7 @@ function writePlan(
       tx.write('HINCRBY', bot, rated.tally, 1);
       if (rated.onLeaderboard) tx.write('ZADD', keys.leaderboard, -rated.rating, botId);
       const entry: RatingHistoryEntry = rated.history;
-      tx.write('RPUSH', keys.ratingHistory(botId), JSON.stringify(entry));
+      tx.write('RPUSH', keys.ratingHistory(botId), encodeHistoryEntry(entry));
     }
     if (consecutiveFaults !== null) tx.write('HSET', bot, 'consecutiveFaults', String(consecutiveFaults));
     if (pause) {
@@ -115,7 +116,8 @@ function writePlan(
   }
   const { ratedResult } = plan;
   if (ratedResult) {
-    tx.write('RPUSH', keys.ratedResults, `${ratedResult.black} ${ratedResult.white} ${ratedResult.score}`);
+    // Counted per pairing and outcome, not listed: the fit then reads O(pairings), not O(results).
+    tx.write('HINCRBY', keys.ratedTallies, ratedTallyField(ratedResult), 1);
   }
   tx.write(
     'HSET',
@@ -123,10 +125,10 @@ function writePlan(
     'status',
     plan.status,
     'result',
-    JSON.stringify(plan.result),
+    encodeResult(plan.result),
     'finishedAt',
     at,
-    ...(plan.ratings ? ['ratings', JSON.stringify(plan.ratings)] : []),
+    ...(plan.ratings ? ['ratings', encodeRatings(plan.ratings)] : []),
   );
   const status: MatchStatus = plan.status;
   for (const [from, to] of [

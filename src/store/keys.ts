@@ -17,8 +17,16 @@ export function storeKeys(prefix: string) {
     leaderboard: `${p}leaderboard`,
     /** List of a bot's rating changes as JSON, oldest first. */
     ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
-    /** List of every rated result as `<black id> <white id> <black score>`, for the Bradley–Terry fit. */
+    /**
+     * Legacy list of every rated result as `<black id> <white id> <black score>`; nothing writes it
+     * any more: the first fit folds it into `ratedTallies` and it is gone (see store/ratings.ts).
+     */
     ratedResults: `${p}rated-results`,
+    /**
+     * Hash `<black id> <white id> <black score>` → how many rated results ended so (score 1, 0.5 or
+     * 0): the Bradley–Terry fit's input, counted in the same guarded script that finishes a match.
+     */
+    ratedTallies: `${p}rated-tallies`,
     /** Hash bot id → Bradley–Terry strength JSON, replaced whole by each recomputation. */
     strength: `${p}strength`,
     strengthComputedAt: `${p}strength:computed-at`,

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 
 /** A Lua script defined as a command on a connection: call it with its keys, then its arguments. */
-export type LuaCommand<Reply = number> = (...args: (string | number)[]) => Promise<Reply>;
+export type LuaCommand<Reply = number> = (...args: (string | number | Buffer)[]) => Promise<Reply>;
 
 /**
  * Defines `lua` as a command on `redis`. ioredis' defineCommand runs EVALSHA with a fallback to

@@ -109,14 +109,16 @@ return status
 `;
 
 /**
- * KEYS: moves, match of each move in turn. ARGV: ply, move JSON, run, follows ('1' or '0') of each
- * move in turn.
- * Appends each move only when it is the next ply of a running match, so a retried or doubled worker
- * never records a ply twice. A run (one worker's pass over a match) sends a ply without waiting to
- * hear that the one before it was stored; with follows = '1' the ply before must be that run's own,
- * so a ply whose predecessor was refused is refused too. The match's `moveWriter` names the run and
- * the ply it wrote last, so a ply written meanwhile by anything else (even code that does not set
- * `moveWriter`) breaks the chain. Many matches' moves go in one call (see RedisStore.appendMove).
+ * KEYS: moves, match of each move in turn. ARGV: ply, packed move (see move-codec.ts), run,
+ * follows ('1' or '0') of each move in turn.
+ * Appends each move only when it is the next ply of a running match (the match's `moveCount` is
+ * the ply before), so a retried or doubled worker never records a ply twice. A run (one worker's
+ * pass over a match) sends a ply without waiting to hear that the one before it was stored; with
+ * follows = '1' the ply before must be that run's own, so a ply whose predecessor was refused is
+ * refused too. The match's `moveWriter` names the run and the ply it wrote last, so a ply written
+ * meanwhile by anything else (even code that does not set `moveWriter`) breaks the chain. Many
+ * matches' moves go in one call (see RedisStore.appendMove). Moves still in the old form (a list
+ * of JSON moves) are refused: reading them (RedisStore.getMoves) packs them first.
  * Returns, per move, 1 when appended, 0 when refused (the ply is taken, or the ply before is not
  * the run's), -1 when the match is not running.
  */
@@ -125,18 +127,32 @@ local results = {}
 for i = 1, #KEYS, 2 do
   local a = (i - 1) * 2 + 1
   local result = 1
-  if redis.call('HGET', KEYS[i + 1], 'status') ~= 'running' then result = -1
-  elseif redis.call('LLEN', KEYS[i]) ~= tonumber(ARGV[a]) - 1 then result = 0
-  elseif ARGV[a + 3] == '1'
-    and redis.call('HGET', KEYS[i + 1], 'moveWriter') ~= ARGV[a + 2] .. ':' .. (tonumber(ARGV[a]) - 1) then
-    result = 0
+  local fields = redis.call('HMGET', KEYS[i + 1], 'status', 'moveCount', 'moveWriter')
+  if fields[1] ~= 'running' then result = -1
+  elseif tonumber(fields[2] or '0') ~= tonumber(ARGV[a]) - 1 then result = 0
+  elseif ARGV[a + 3] == '1' and fields[3] ~= ARGV[a + 2] .. ':' .. (tonumber(ARGV[a]) - 1) then result = 0
+  elseif redis.call('TYPE', KEYS[i]).ok == 'list' then result = 0
   else
-    redis.call('RPUSH', KEYS[i], ARGV[a + 1])
+    -- Not APPEND: it leaves room to grow (up to as much again); a new value is allocated exactly.
+    redis.call('SET', KEYS[i], (redis.call('GET', KEYS[i]) or '') .. ARGV[a + 1])
     redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2] .. ':' .. ARGV[a])
   end
   results[#results + 1] = result
 end
 return results
+`;
+
+/**
+ * KEYS: moves. ARGV: how many JSON moves the list held when read, the same moves packed.
+ * Replaces a match's moves in the old form (a list of JSON moves) by the packed string, only if
+ * the list still holds what was read; safe to run twice and from any reader. Returns 1 when
+ * replaced, 0 when the key changed meanwhile (or was packed already).
+ */
+export const PACK_MOVES = `
+if redis.call('TYPE', KEYS[1]).ok ~= 'list' or redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', KEYS[1])
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2]) end
+return 1
 `;
 
 /**
@@ -214,4 +230,17 @@ return 1
 export const RELEASE_LOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+`;
+
+/**
+ * KEYS: the legacy rated-results list, the rated-tallies hash. ARGV: batch size.
+ * Moves up to a batch of results from the head of the list into the tallies (each list entry is
+ * already a tally field), atomically, so a result is counted once however often this runs or
+ * wherever it stops. Returns how many entries the list still holds.
+ */
+export const FOLD_RATED_RESULTS = `
+local entries = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+for _, entry in ipairs(entries) do redis.call('HINCRBY', KEYS[2], entry, 1) end
+if #entries > 0 then redis.call('LTRIM', KEYS[1], #entries, -1) end
+return redis.call('LLEN', KEYS[1])
 `;

@@ -1,10 +1,13 @@
 import type { Redis } from 'ioredis';
+import type { TallyColumns } from '../rating/bradley-terry.ts';
 import { idOfNameMember, type StoreKeys } from './keys.ts';
+import { luaCommand } from './lua-command.ts';
+import { FOLD_RATED_RESULTS } from './lua-scripts.ts';
 import { readBots } from './read.ts';
 import type { BotRecord, Strength } from './records.ts';
 import type { LeaderboardRow } from './store.ts';
 
-/** The leaderboard, the rated results and the Bradley–Terry strengths, on Redis. */
+/** The leaderboard, the rated tallies and the Bradley–Terry strengths, on Redis. */
 
 export async function leaderboardPage(redis: Redis, keys: StoreKeys, offset: number, limit: number) {
   const [ids, total, computedAt] = await Promise.all([
@@ -29,12 +32,99 @@ export async function leaderboardPage(redis: Redis, keys: StoreKeys, offset: num
   return { rows, total, strengthComputedAt: computedAt === null ? null : Number(computedAt) };
 }
 
-export async function ratedResults(redis: Redis, keys: StoreKeys) {
-  const entries = await redis.lrange(keys.ratedResults, 0, -1);
-  return entries.map((entry) => {
-    const [black = '', white = '', score = '0'] = entry.split(' ');
-    return { black, white, score: Number(score) as 0 | 0.5 | 1 };
-  });
+/** The tally field of a rated result: `<black id> <white id> <black score>` (the legacy list's line). */
+export function ratedTallyField(result: { black: string; white: string; score: 0 | 0.5 | 1 }): string {
+  return `${result.black} ${result.white} ${result.score}`;
+}
+
+/** How many legacy list entries one script call folds: a short, bounded stop for Redis. */
+const FOLD_BATCH = 10_000;
+/** Fields per HSCAN reply: each reply is parsed in one go on the caller's event loop. */
+const SCAN_BATCH = 1_000;
+/** Bot ratings read per pipeline, for the same reason. */
+const RATING_BATCH = 1_000;
+/** Rows turned into columns between two turns of the event loop. */
+const YIELD_EVERY = 50_000;
+/** A tally row's key packs (black, white, outcome) into one safe integer: at most 2^21 bots. */
+const MAX_BOTS = 2 ** 21;
+
+/**
+ * Every rated result so far, as pairwise tallies: one row per ordered pairing (black, white) and
+ * outcome. Reads O(pairings) fields in HSCAN batches, so the caller's event loop is never held for
+ * long. First folds what is left of the legacy rated-results list into the tallies (once: each
+ * entry leaves the list in the script that counts it). HSCAN may return a field twice; a row is
+ * keyed by its field, so a repeat replaces it rather than adding to it.
+ */
+export async function ratedTallies(redis: Redis, keys: StoreKeys): Promise<TallyColumns> {
+  const fold = luaCommand(redis, FOLD_RATED_RESULTS, 2);
+  while ((await fold(keys.ratedResults, keys.ratedTallies, FOLD_BATCH)) > 0) {
+    // Each call moved a batch; the next takes the rest.
+  }
+  const index = new Map<string, number>();
+  const ids: string[] = [];
+  const indexOf = (id: string) => {
+    let i = index.get(id);
+    if (i === undefined) {
+      i = ids.push(id) - 1;
+      if (i >= MAX_BOTS) throw new RangeError(`more than ${MAX_BOTS} rated bots`);
+      index.set(id, i);
+    }
+    return i;
+  };
+  const counts = new Map<number, number>();
+  let cursor = '0';
+  do {
+    const [next, flat] = await redis.hscan(keys.ratedTallies, cursor, 'COUNT', SCAN_BATCH);
+    for (let f = 0; f < flat.length; f += 2) {
+      const [black = '', white = '', score = ''] = flat[f]!.split(' ');
+      const outcome = OUTCOME[score];
+      if (outcome === undefined) continue;
+      counts.set((indexOf(black) * MAX_BOTS + indexOf(white)) * 4 + outcome, Number(flat[f + 1]));
+    }
+    cursor = next;
+  } while (cursor !== '0');
+  const rows = counts.size;
+  const columns = {
+    ids,
+    a: new Int32Array(rows),
+    b: new Int32Array(rows),
+    games: new Float64Array(rows),
+    scoreA: new Float64Array(rows),
+  };
+  let r = 0;
+  for (const [key, count] of counts) {
+    // Hundreds of thousands of rows: let the loop breathe between slices.
+    if (r % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    const outcome = key % 4;
+    const pair = (key - outcome) / 4;
+    columns.a[r] = Math.floor(pair / MAX_BOTS);
+    columns.b[r] = pair % MAX_BOTS;
+    columns.games[r] = count;
+    columns.scoreA[r] = (count * outcome) / 2;
+    r++;
+  }
+  return columns;
+}
+
+/** Black's score in a tally field, as its outcome: 0 a loss, 1 a draw, 2 a win (score × 2). */
+const OUTCOME: Record<string, number> = { '0': 0, '0.5': 1, '1': 2 };
+
+/** Each bot's Elo rating, `null` for a bot with no record; read in pipelined batches. */
+export async function botRatings(
+  redis: Redis,
+  keys: StoreKeys,
+  ids: readonly string[],
+): Promise<(number | null)[]> {
+  const ratings: (number | null)[] = [];
+  for (let start = 0; start < ids.length; start += RATING_BATCH) {
+    const pipeline = redis.pipeline();
+    for (const id of ids.slice(start, start + RATING_BATCH)) pipeline.hget(keys.bot(id), 'rating');
+    for (const [error, value] of (await pipeline.exec()) ?? []) {
+      if (error) throw error;
+      ratings.push(value === null ? null : Number(value));
+    }
+  }
+  return ratings;
 }
 
 export async function saveStrengths(

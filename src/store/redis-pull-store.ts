@@ -12,6 +12,7 @@ import type {
   PullStore,
   SubmitOutcome,
 } from './pull-store.ts';
+import { type StreamEntry, StreamWaits } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
 const TTL_SECONDS = 24 * 3600;
@@ -25,9 +26,10 @@ const EVENTS_PER_READ = 100;
  * event ids, so a reconnecting client resumes exactly where it left off), and the leases that cap
  * a bot's open streams and long polls.
  *
- * It opens the connections it waits on itself, as duplicates of `redis`: the subscriber, on the
- * first wait for an action, and one blocking connection per event reader (an XREAD BLOCK holds its
- * connection until it answers), without a command timeout. `close` closes them.
+ * It opens the connections it waits on itself, as duplicates of `redis`, each on its first use and
+ * without a command timeout: the subscriber for actions, and one blocking connection on which a
+ * single XREAD BLOCK waits for every event reader of the process at once. However many turns,
+ * streams and long polls wait, that is two connections beside `redis`. `close` closes them.
  *
  * @example
  * const pull = new RedisPullStore(redis, 'arena');
@@ -39,8 +41,8 @@ export class RedisPullStore implements PullStore {
   readonly #submit: LuaCommand<string>;
   readonly #holdStream: LuaCommand;
   readonly #wakeups: ChannelWakeups;
-  /** The blocking connections of the readers now open. */
-  readonly #readers = new Set<Redis>();
+  /** Every event reader's waits, on one blocking connection. */
+  readonly #events: StreamWaits;
 
   constructor(redis: Redis, prefix: string) {
     this.#redis = redis;
@@ -55,13 +57,21 @@ export class RedisPullStore implements PullStore {
         connectionName: 'reversi-arena-actions',
       }),
     );
+    this.#events = new StreamWaits(
+      () =>
+        redis.duplicate({
+          enableOfflineQueue: true,
+          maxRetriesPerRequest: null,
+          commandTimeout: undefined,
+          connectionName: 'reversi-arena-events',
+        }),
+      (clientId) => redis.client('UNBLOCK', clientId),
+    );
   }
 
-  /** Closes the subscriber connection, if waiting ever opened it, and the readers still open. */
+  /** Closes the connections waiting opened (the subscriber, the events' blocking reader). */
   async close(): Promise<void> {
-    for (const connection of this.#readers) connection.disconnect();
-    this.#readers.clear();
-    await this.#wakeups.close();
+    await Promise.all([this.#events.close(), this.#wakeups.close()]);
   }
 
   async openTurn(turn: OpenTurn, event: string): Promise<void> {
@@ -193,49 +203,27 @@ export class RedisPullStore implements PullStore {
   }
 
   /**
-   * A reader on a blocking connection of its own, connected on its first read. Aborting `signal`
-   * drops the connection, which ends a blocked read at once (Redis has no other way to cut an
-   * XREAD BLOCK short from the client that sent it).
+   * A reader whose waits share the store's one blocking connection (see StreamWaits); a read
+   * without a wait goes over the main connection. Aborting `signal` or closing the reader ends a
+   * wait in progress with `[]`.
    */
   openReader(signal: AbortSignal): BotEventReader {
-    // Its errors reach the reader as a failed read; the main connection logs an outage.
-    const connection = this.#redis
-      .duplicate({
-        lazyConnect: true,
-        enableOfflineQueue: true,
-        commandTimeout: undefined,
-        maxRetriesPerRequest: 1,
-      })
-      .on('error', () => {});
-    this.#readers.add(connection);
-    let connected: Promise<void> | undefined;
-    let closed = false;
-    const drop = () => connection.disconnect();
-    signal.addEventListener('abort', drop, { once: true });
-    const ended = () => closed || signal.aborted;
+    const closed = new AbortController();
+    const ended = AbortSignal.any([signal, closed.signal]);
     return {
       read: async (botId, afterId, waitMs) => {
-        if (ended()) return [];
+        if (ended.aborted) return [];
         const stream = this.#keys.botEvents(botId);
+        if (waitMs > 0) return toEvents(await this.#events.wait(stream, afterId, waitMs, ended));
         try {
-          connected ??= connection.connect();
-          await connected;
-          const reply =
-            waitMs > 0
-              ? await connection.xread('COUNT', EVENTS_PER_READ, 'BLOCK', waitMs, 'STREAMS', stream, afterId)
-              : await connection.xread('COUNT', EVENTS_PER_READ, 'STREAMS', stream, afterId);
+          const reply = await this.#redis.xread('COUNT', EVENTS_PER_READ, 'STREAMS', stream, afterId);
           return toEvents(reply?.[0]?.[1] ?? []);
         } catch (error) {
-          if (ended()) return [];
+          if (ended.aborted) return [];
           throw error;
         }
       },
-      close: () => {
-        closed = true;
-        signal.removeEventListener('abort', drop);
-        this.#readers.delete(connection);
-        connection.disconnect();
-      },
+      close: () => closed.abort(),
     };
   }
 
@@ -249,7 +237,7 @@ export class RedisPullStore implements PullStore {
 }
 
 /** Stream entries (`[id, [field, value, …]]`) as events. */
-function toEvents(entries: readonly [string, string[]][]): BotEvent[] {
+function toEvents(entries: readonly StreamEntry[]): BotEvent[] {
   return entries.map(([id, fields]) => {
     const field = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
     return { id, type: field('type') as BotEventType, data: field('data') };

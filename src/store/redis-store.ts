@@ -2,12 +2,16 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type { Redis } from 'ioredis';
 import { ConflictError, InvalidCursorError } from '../errors.ts';
+import { gameFor } from '../game/index.ts';
 import {
   CURSOR_SHAPE,
   decodeBot,
   decodeCursor,
   decodeMatch,
+  decodeRules,
   encodeCursor,
+  historyEntryOf,
+  isJsonHistoryItem,
   matchFields,
   newBotFields,
 } from './codec.ts';
@@ -19,6 +23,7 @@ import {
   APPEND_MOVES,
   CREATE_BOT,
   GUARDED_WRITES,
+  PACK_MOVES,
   RELEASE_LOCK,
   REPLACE_SECRETS,
   RETIRE_BOT,
@@ -26,13 +31,15 @@ import {
   START_MATCH,
   UPDATE_BOT,
 } from './lua-scripts.ts';
+import { decodeMoves, encodeMove } from './move-codec.ts';
 import {
   activeBots,
   activeMatchCounts,
   addColorBalance,
+  botRatings,
   colorBalances,
   leaderboardPage,
-  ratedResults,
+  ratedTallies,
   saveStrengths,
 } from './ratings.ts';
 import { readBots, readHashes } from './read.ts';
@@ -64,6 +71,8 @@ interface AppendedMove {
   readonly move: MoveRecord;
   readonly run: MoveRun;
 }
+
+const MATCH_STATUSES: readonly MatchStatus[] = ['queued', 'running', 'finished', 'aborted'];
 
 function invalidCursor(): never {
   throw new InvalidCursorError();
@@ -107,6 +116,7 @@ export class RedisStore implements ArenaStore {
       startMatch: luaCommand<MatchStatus | null>(redis, START_MATCH, 7),
       appendMoves: luaCommand<number[]>(redis, APPEND_MOVES, undefined),
       guardedWrites: luaCommand(redis, GUARDED_WRITES, undefined),
+      packMoves: luaCommand(redis, PACK_MOVES, 1),
     };
     this.moveAppends = new DataLoader<AppendedMove, number>(
       (appends) => {
@@ -115,7 +125,7 @@ export class RedisStore implements ArenaStore {
           ...appends.flatMap(({ id }) => [this.keys.moves(id), this.keys.match(id)]),
           ...appends.flatMap(({ move, run }) => [
             move.ply,
-            JSON.stringify(move),
+            encodeMove(move),
             run.id,
             run.follows ? '1' : '0',
           ]),
@@ -298,12 +308,11 @@ export class RedisStore implements ArenaStore {
       tx.write('ZADD', k.botChallenges(challenger), 0, match.id);
     }
     tx.write('HSET', k.match(match.id), ...Object.entries(matchFields(match)).flat());
+    // Indexed by status only: the list of all matches merges the status sets (see listMatches),
+    // where a set of all would hold every finished match a second time (~140 bytes a member).
     for (const key of [
-      k.matches(),
       k.matches(match.status),
-      k.botMatches(match.black.id),
       k.botMatches(match.black.id, match.status),
-      k.botMatches(match.white.id),
       k.botMatches(match.white.id, match.status),
     ]) {
       tx.write('ZADD', key, 0, match.id);
@@ -316,19 +325,53 @@ export class RedisStore implements ArenaStore {
     return decodeMatch(await this.redis.hgetall(this.keys.match(id)));
   }
 
+  /**
+   * A match's moves in full: stored packed (see move-codec.ts), replayed with the match's game and
+   * rules for their players and flips, both read in one round trip. Moves still in the old form (a
+   * list of JSON moves) are read as they are and packed on the way, once (see PACK_MOVES).
+   */
   async getMoves(id: string): Promise<MoveRecord[]> {
-    const moves = await this.redis.lrange(this.keys.moves(id), 0, -1);
-    return moves.map((move) => JSON.parse(move) as MoveRecord);
+    const k = this.keys;
+    const [[, fields], [packedError, packed]] = (await this.redis
+      .pipeline()
+      .hmget(k.match(id), 'game', 'rules')
+      .getBuffer(k.moves(id))
+      .exec()) as [[Error | null, (string | null)[]], [Error | null, Buffer | null]];
+    if (packedError !== null) {
+      if (!/WRONGTYPE/.test(packedError.message)) throw packedError;
+      const listed = (await this.redis.lrange(k.moves(id), 0, -1)).map(
+        (move) => JSON.parse(move) as MoveRecord,
+      );
+      await this.scripts.packMoves(k.moves(id), listed.length, Buffer.concat(listed.map(encodeMove)));
+      return listed;
+    }
+    if (packed === null || packed.length === 0) return [];
+    const [gameId, rules] = fields ?? [];
+    const game = gameFor(gameId ?? undefined);
+    return decodeMoves(packed, game, game.options(rules ? decodeRules(rules) : undefined));
   }
 
   async listMatches(query: MatchQuery): Promise<Page<MatchRecord>> {
     const k = this.keys;
-    const key = query.botId ? k.botMatches(query.botId, query.status) : k.matches(query.status);
     const max =
       query.cursor === undefined
         ? '+'
         : `(${decodeCursor(query.cursor, CURSOR_SHAPE.matchId) ?? invalidCursor()}`;
-    const ids = await this.redis.zrevrangebylex(key, max, '-', 'LIMIT', 0, query.limit + 1);
+    // Without a status, the newest of every status set, merged (ids sort by creation); read in one
+    // MULTI, so a match moving between sets meanwhile is seen once, in one of them.
+    const statuses = query.status ? [query.status] : MATCH_STATUSES;
+    const read = this.redis.multi();
+    for (const status of statuses) {
+      const key = query.botId ? k.botMatches(query.botId, status) : k.matches(status);
+      read.zrevrangebylex(key, max, '-', 'LIMIT', 0, query.limit + 1);
+    }
+    const ids = ((await read.exec()) ?? [])
+      .flatMap(([error, found]) => {
+        if (error) throw error;
+        return found as string[];
+      })
+      .sort((x, y) => (x < y ? 1 : x > y ? -1 : 0))
+      .slice(0, query.limit + 1);
     const page = ids.slice(0, query.limit);
     const items = (
       await readHashes(
@@ -394,15 +437,29 @@ export class RedisStore implements ArenaStore {
       limit === undefined ? 0 : -limit,
       -1,
     );
-    return entries.map((entry) => JSON.parse(entry) as RatingHistoryEntry);
+    // Items are match ids (the entry is the match's record), or the JSON of an entry written before.
+    const matches = await readHashes(
+      this.redis,
+      entries.filter((item) => !isJsonHistoryItem(item)).map((id) => this.keys.match(id)),
+    );
+    let next = 0;
+    return entries.flatMap((item) => {
+      if (isJsonHistoryItem(item)) return [JSON.parse(item) as RatingHistoryEntry];
+      const entry = historyEntryOf(decodeMatch(matches[next++] ?? {}), botId);
+      return entry === null ? [] : [entry];
+    });
   }
 
   leaderboard(offset: number, limit: number) {
     return leaderboardPage(this.redis, this.keys, offset, limit);
   }
 
-  ratedResults() {
-    return ratedResults(this.redis, this.keys);
+  ratedTallies() {
+    return ratedTallies(this.redis, this.keys);
+  }
+
+  botRatings(ids: readonly string[]) {
+    return botRatings(this.redis, this.keys, ids);
   }
 
   saveStrengths(strengths: ReadonlyMap<string, Strength>, computedAt: number): Promise<void> {

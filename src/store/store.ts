@@ -1,3 +1,4 @@
+import type { TallyColumns } from '../rating/bradley-terry.ts';
 import type {
   BotChanges,
   BotRecord,
@@ -107,8 +108,13 @@ export interface ArenaStore {
     rate: RatingRule,
     pauseAfterFaults?: number,
   ): Promise<boolean>;
-  /** Every rated result so far, oldest first. */
-  ratedResults(): Promise<{ black: string; white: string; score: 0 | 0.5 | 1 }[]>;
+  /**
+   * Every rated result so far, as tallies per ordered pairing (black, white) and outcome: O(pairings)
+   * to read, however many results there are.
+   */
+  ratedTallies(): Promise<TallyColumns>;
+  /** Each bot's Elo rating, `null` for a bot with no record. */
+  botRatings(ids: readonly string[]): Promise<(number | null)[]>;
   /** Replaces every bot's Bradley–Terry strength at once. */
   saveStrengths(strengths: ReadonlyMap<string, Strength>, computedAt: number): Promise<void>;
   /** Ids of matches in a status, oldest first (for the workers' reconciler). */

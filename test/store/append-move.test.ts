@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MoveRecorder } from '../../src/match/move-recorder.ts';
+import { encodeMove } from '../../src/store/move-codec.ts';
 import type { MoveRecord } from '../../src/store/records.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
@@ -15,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+// Squares of a legal opening (white moves first): stored moves are replayed when read.
 const move = (ply: number, square: string): MoveRecord => ({
   ply,
   player: ply % 2 === 1 ? 'white' : 'black',
@@ -25,6 +27,7 @@ const move = (ply: number, square: string): MoveRecord => ({
 
 const first = { id: 'run-a', follows: false };
 const next = { id: 'run-a', follows: true };
+const squares = (moves: readonly MoveRecord[]) => moves.map((m) => m.square);
 
 async function runningMatch(): Promise<string> {
   const id = await createMatch(h, black, white);
@@ -39,57 +42,57 @@ describe('appending moves', () => {
 
     // All made in one turn of the event loop, so they are written together.
     const answers = await Promise.all([
-      h.store.appendMove(one, move(1, 'd3'), first),
-      h.store.appendMove(two, move(1, 'c4'), first),
-      h.store.appendMove(one, move(1, 'e6'), first),
-      h.store.appendMove(queued, move(1, 'd3'), first),
-      h.store.appendMove(two, move(2, 'c3'), next),
-      h.store.appendMove(one, move(3, 'f5'), next),
+      h.store.appendMove(one, move(1, 'e3'), first),
+      h.store.appendMove(two, move(1, 'f4'), first),
+      h.store.appendMove(one, move(1, 'c5'), first),
+      h.store.appendMove(queued, move(1, 'e3'), first),
+      h.store.appendMove(two, move(2, 'f3'), next),
+      h.store.appendMove(one, move(3, 'g3'), next),
     ]);
 
     expect(answers).toEqual([true, true, false, false, true, false]);
-    expect(await h.store.getMoves(one)).toEqual([move(1, 'd3')]);
-    expect(await h.store.getMoves(two)).toEqual([move(1, 'c4'), move(2, 'c3')]);
+    expect(await h.store.getMoves(one)).toEqual([{ ...move(1, 'e3'), flips: ['e4'] }]);
+    expect(squares(await h.store.getMoves(two))).toEqual(['f4', 'f3']);
     expect(await h.store.getMoves(queued)).toEqual([]);
     expect((await h.store.getMatch(two))?.moveCount).toBe(2);
   });
 
   it('refuses a ply already recorded by an earlier batch', async () => {
     const id = await runningMatch();
-    expect(await h.store.appendMove(id, move(1, 'd3'), first)).toBe(true);
-    expect(await h.store.appendMove(id, move(1, 'c4'), next)).toBe(false);
-    expect(await h.store.appendMove(id, move(2, 'c3'), next)).toBe(true);
-    expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['d3', 'c3']);
+    expect(await h.store.appendMove(id, move(1, 'e3'), first)).toBe(true);
+    expect(await h.store.appendMove(id, move(1, 'f4'), next)).toBe(false);
+    expect(await h.store.appendMove(id, move(2, 'f3'), next)).toBe(true);
+    expect(squares(await h.store.getMoves(id))).toEqual(['e3', 'f3']);
   });
 
   it("refuses a run's ply that would follow another run's, even at the right length", async () => {
     const id = await runningMatch();
     // Another worker took the match over and recorded ply 1 first.
-    expect(await h.store.appendMove(id, move(1, 'c4'), { id: 'run-b', follows: false })).toBe(true);
+    expect(await h.store.appendMove(id, move(1, 'f4'), { id: 'run-b', follows: false })).toBe(true);
     // This run sent ply 1 and, before hearing back, ply 2: both must be refused.
     const answers = await Promise.all([
-      h.store.appendMove(id, move(1, 'd3'), first),
-      h.store.appendMove(id, move(2, 'c3'), next),
+      h.store.appendMove(id, move(1, 'e3'), first),
+      h.store.appendMove(id, move(2, 'f3'), next),
     ]);
     expect(answers).toEqual([false, false]);
     // A run that starts from the stored record goes on from it.
-    expect(await h.store.appendMove(id, move(2, 'e3'), { id: 'run-c', follows: false })).toBe(true);
-    expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['c4', 'e3']);
+    expect(await h.store.appendMove(id, move(2, 'd3'), { id: 'run-c', follows: false })).toBe(true);
+    expect(squares(await h.store.getMoves(id))).toEqual(['f4', 'd3']);
   });
 
   it("refuses a run's ply when anything else wrote the ply before it", async () => {
     const id = await runningMatch();
-    expect(await h.store.appendMove(id, move(1, 'd3'), first)).toBe(true);
+    expect(await h.store.appendMove(id, move(1, 'e3'), first)).toBe(true);
     // A writer that does not name itself (older code, a hand edit) records ply 2.
-    await h.redis.rpush(h.store.keys.moves(id), JSON.stringify(move(2, 'c3')));
+    await h.redis.append(h.store.keys.moves(id), encodeMove(move(2, 'f3')));
     await h.redis.hset(h.store.keys.match(id), 'moveCount', '2');
-    expect(await h.store.appendMove(id, move(3, 'f5'), next)).toBe(false);
-    expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['d3', 'c3']);
+    expect(await h.store.appendMove(id, move(3, 'g3'), next)).toBe(false);
+    expect(squares(await h.store.getMoves(id))).toEqual(['e3', 'f3']);
   });
 
   it('writes the moves of many matches in one batch', async () => {
     const ids = await Promise.all(Array.from({ length: 300 }, () => runningMatch()));
-    const answers = await Promise.all(ids.map((id) => h.store.appendMove(id, move(1, 'd3'), first)));
+    const answers = await Promise.all(ids.map((id) => h.store.appendMove(id, move(1, 'e3'), first)));
     expect(answers.every(Boolean)).toBe(true);
     const counts = await Promise.all(ids.map(async (id) => (await h.store.getMoves(id)).length));
     expect(new Set(counts)).toEqual(new Set([1]));
@@ -98,13 +101,13 @@ describe('appending moves', () => {
   it('a recorder that lost a race says so, and sends nothing more', async () => {
     const id = await runningMatch();
     const recorder = new MoveRecorder(h.store, id);
-    expect(await recorder.record(move(1, 'd3'))).toBe(true);
+    expect(await recorder.record(move(1, 'e3'))).toBe(true);
     expect(await recorder.flush()).toBe(true);
-    expect(await h.store.appendMove(id, move(2, 'c3'), { id: 'run-b', follows: false })).toBe(true);
+    expect(await h.store.appendMove(id, move(2, 'f3'), { id: 'run-b', follows: false })).toBe(true);
 
-    expect(await recorder.record(move(2, 'e3'))).toBe(true);
+    expect(await recorder.record(move(2, 'd3'))).toBe(true);
     expect(await recorder.flush()).toBe(false);
-    expect(await recorder.record(move(3, 'f5'))).toBe(false);
-    expect((await h.store.getMoves(id)).map((m) => m.square)).toEqual(['d3', 'c3']);
+    expect(await recorder.record(move(3, 'g3'))).toBe(false);
+    expect(squares(await h.store.getMoves(id))).toEqual(['e3', 'f3']);
   });
 });

@@ -42,6 +42,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     RATE_LIMIT_PER_TOKEN: '1000000',
     MATCHMAKING_ENABLED: 'false',
     HOUSE_BOTS: 'false',
+    // Tests read the leaderboard right after a match: no staleness.
+    LEADERBOARD_CACHE_MS: '0',
     ...env,
   });
   const api = await startApi(config, pino({ level: config.logLevel }), () => false);

@@ -1,12 +1,20 @@
 import { Router } from 'express';
 import type { MatchService } from '../../arena/matches.ts';
+import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
 import { createMatchBody, listMatchesQuery, matchIdParams } from '../schemas.ts';
 
+/** Finished matches served from memory, about 7 kB each (a 60-move game). */
+const CACHED_FINISHED_MATCHES = 1000;
+
 /** /v1/matches: create matches and follow them. */
-export function matchesRouter(matches: MatchService, present: Presenter): Router {
+export function matchesRouter(
+  matches: MatchService,
+  present: Presenter,
+  options: { readonly validated: boolean },
+): Router {
   const router = Router();
 
   router.get('/v1/matches', async (req, res) => {
@@ -33,10 +41,26 @@ export function matchesRouter(matches: MatchService, present: Presenter): Router
       .json(present.match(match, [], principalOf(res)));
   });
 
+  // A finished match never changes: anonymous visitors (who all see the same document) get it
+  // from memory. Participants and the admin may see more (a fault's detail): they read Redis.
+  const finished = new AnswerCache({
+    ttlMs: Number.POSITIVE_INFINITY,
+    maxEntries: CACHED_FINISHED_MATCHES,
+    shareLoads: false,
+  });
   router.get('/v1/matches/:matchId', async (req, res) => {
     const { matchId } = parse(matchIdParams, req.params, 'params');
-    const { match, moves } = await matches.get(matchId);
-    res.json(present.match(match, moves, principalOf(res)));
+    const viewer = principalOf(res);
+    if (viewer !== null) {
+      const { match, moves } = await matches.get(matchId);
+      res.json(present.match(match, moves, viewer));
+      return;
+    }
+    const answer = await finished.get(matchId, async () => {
+      const { match, moves } = await matches.get(matchId);
+      return { value: present.match(match, moves, null), keep: match.status === 'finished' };
+    });
+    sendJson(res, answer, options.validated);
   });
 
   return router;

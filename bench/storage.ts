@@ -1,0 +1,162 @@
+/**
+ * npm run bench:storage [-- --matches N --concurrency C]
+ *
+ * Plays N rated matches between two house bots (greedy and random, played in-process: no HTTP)
+ * through the real queue, worker, runner and store, under a throwaway key prefix, then sums
+ * `MEMORY USAGE` over every key under the prefix (the BullMQ keys are under it too) and divides by
+ * N: the Redis memory one finished match costs, everything the arena keeps for it (record, moves,
+ * indexes, rating history, bot events, queue leftovers) plus the few fixed keys (the bots, the
+ * leaderboard) spread over N. Prints a breakdown by key kind, then one JSON line last.
+ * Needs Redis at REDIS_URL.
+ */
+
+import { randomBytes, randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { ensureHouseBots } from '../src/arena/house-bots.ts';
+import { MatchService } from '../src/arena/matches.ts';
+import { BotClient } from '../src/bot-client/index.ts';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { HOUSE_BOTS } from '../src/house/roster.ts';
+import type { Player } from '../src/match/player.ts';
+import { playersFor } from '../src/match/players.ts';
+import { eloRule } from '../src/match/rating-rule.ts';
+import { MatchRunner } from '../src/match/runner.ts';
+import { BullMatchQueue } from '../src/queue/match-queue.ts';
+import { deleteKeysUnder } from '../src/store/maintenance.ts';
+import { createRedis } from '../src/store/redis-connection.ts';
+import { RedisStore } from '../src/store/redis-store.ts';
+import { benchWorker } from './bench-worker.ts';
+
+const { values } = parseArgs({
+  options: {
+    matches: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '16' },
+    /** Keep the keys afterwards (to look at them); they are deleted by default. */
+    keep: { type: 'boolean', default: false },
+  },
+});
+const matchCount = Number(values.matches);
+const concurrency = Number(values.concurrency);
+// Short, as the arena's own (`arena`): key names count in the memory measured.
+const prefix = `bs-${randomUUID().slice(0, 8)}`;
+const config = loadConfig({ ...process.env, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn' });
+const logger = pino({ level: 'warn' });
+
+/** A key's kind: its name under the prefix with ids and numbers replaced, e.g. `match:*:moves`. */
+function kindOf(key: string): string {
+  return key
+    .slice(prefix.length + 1)
+    .replace(/(match|bot)_[0-9A-Z]{26}/g, '$1_*')
+    .replace(/^(token|bot-name):.*/, '$1:*')
+    .replace(/:\d+(?=:|$)/g, ':#');
+}
+
+async function main(): Promise<void> {
+  const redis = createRedis(config.redis.url, 'worker');
+  const workerRedis = createRedis(config.redis.url, 'worker');
+  await Promise.all([redis.connect(), workerRedis.connect()]);
+  const store = new RedisStore(redis, prefix);
+  const queue = new BullMatchQueue(workerRedis, prefix);
+  await ensureHouseBots(store, { now: Date.now(), random: randomBytes, startingRating: 1500 });
+  const random = HOUSE_BOTS.find((bot) => bot.engine === 'random')!.id;
+  const greedy = HOUSE_BOTS.find((bot) => bot.engine === 'greedy')!.id;
+
+  const client = new BotClient({ allowPrivateAddresses: true });
+  const noPull = (): Player => {
+    throw new Error('no pull bots in the benchmark');
+  };
+  const runner = new MatchRunner({
+    store,
+    clock: systemClock,
+    playerFor: playersFor(client, noPull),
+    rate: eloRule(config.rating),
+    logger,
+  });
+  const matches = new MatchService({
+    store,
+    queue,
+    clock: systemClock,
+    random: randomBytes,
+    limits: config.limits,
+  });
+  const worker = await benchWorker({
+    connection: workerRedis,
+    prefix,
+    concurrency,
+    runner,
+    store,
+    queue,
+    logger,
+  });
+  let completed = 0;
+  const done = new Promise<void>((resolve) => {
+    worker.worker.on('completed', () => {
+      if (++completed === matchCount) resolve();
+    });
+  });
+
+  const started = performance.now();
+  for (let i = 0; i < matchCount; i++) {
+    const [black, white] = i % 2 === 0 ? [greedy, random] : [random, greedy];
+    await matches.create({ kind: 'admin' }, { black, white, rated: true });
+  }
+  await done;
+  const seconds = (performance.now() - started) / 1000;
+  await worker.close(1000);
+  await store.close();
+
+  const finished = await redis.zcard(store.keys.matches('finished'));
+  const byKind = new Map<string, { keys: number; bytes: number }>();
+  let total = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    const pipeline = redis.pipeline();
+    // SAMPLES 0: every element of a list, hash or set counted, not an estimate from a few.
+    for (const key of keys) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+    const sizes = (await pipeline.exec()) ?? [];
+    keys.forEach((key, i) => {
+      const bytes = Number(sizes[i]?.[1] ?? 0);
+      total += bytes;
+      const kind = byKind.get(kindOf(key)) ?? { keys: 0, bytes: 0 };
+      kind.keys++;
+      kind.bytes += bytes;
+      byKind.set(kindOf(key), kind);
+    });
+  } while (cursor !== '0');
+
+  const kinds = [...byKind].sort(([, x], [, y]) => y.bytes - x.bytes);
+  console.log(
+    `${matchCount} matches (${finished} finished) in ${seconds.toFixed(1)} s; bytes per match by key kind:`,
+  );
+  for (const [kind, { keys, bytes }] of kinds) {
+    console.log(`  ${(bytes / matchCount).toFixed(1).padStart(8)}  ${kind} (${keys} keys)`);
+  }
+
+  await client.close();
+  if (!values.keep) {
+    await queue.queue.obliterate({ force: true });
+    await deleteKeysUnder(redis, prefix);
+  }
+  await queue.close();
+  await redis.quit();
+  await workerRedis.quit();
+  console.log(
+    JSON.stringify({
+      matches: matchCount,
+      finished,
+      bytesPerMatch: Math.round(total / matchCount),
+      totalBytes: total,
+      byKind: Object.fromEntries(kinds.map(([kind, { bytes }]) => [kind, Math.round(bytes / matchCount)])),
+      ...(values.keep ? { prefix } : {}),
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

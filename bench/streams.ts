@@ -1,0 +1,235 @@
+/**
+ * npm run bench:streams [-- --streams N]
+ *
+ * One API process (started here, in-process) on a private redis-server of the bench's own, with N
+ * pull bots each holding an event stream and a long poll (the clients run in a child process, so
+ * the API's memory is measured alone). Then the worker's side of a turn is played for the first
+ * mover of every match (the turn opened, its `yourTurn` appended, as PullPlayer does), and the time from that write
+ * to the bot's stream event and to its long poll's answer is the wake-up latency. Prints, as one
+ * JSON line last: Redis connections during the waits (every client of the private server but the
+ * bench's own), wake-up p50/p99 for streams and long polls, and the API's memory per open stream
+ * (heap and RSS growth, after GC, over the 2N streams and long polls).
+ */
+
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { startApi } from '../src/service.ts';
+import { redisAnswers } from '../src/store/local-redis.ts';
+import { RedisPullStore } from '../src/store/redis-pull-store.ts';
+
+interface Bot {
+  readonly id: string;
+  readonly token: string;
+  readonly matchId: string;
+}
+/** What the client process reports: a stream's event or a long poll's answer, and when. */
+interface Woken {
+  readonly kind: 'stream' | 'poll';
+  readonly botId: string;
+  readonly at: number;
+}
+
+const LONG_POLL_MS = 30_000;
+const now = () => performance.timeOrigin + performance.now();
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { streams: { type: 'string', default: '1000' }, clients: { type: 'boolean' } },
+  });
+  const n = Number(values.streams);
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const server = await privateRedis();
+  const admin = new Redis(server.url, { connectionName: 'bench-admin' });
+  const config = loadConfig({
+    REDIS_URL: server.url,
+    REDIS_PREFIX: 'bench',
+    ADMIN_TOKEN: 'bench-admin-token-0123456789',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_REGISTRATIONS_PER_HOUR: '1000000',
+    RATE_LIMIT_PER_IP: '100000000',
+    RATE_LIMIT_PER_TOKEN: '100000000',
+    MAX_CONNECTIONS_PER_ADDRESS: '100000',
+    MATCHMAKING_ENABLED: 'false',
+    HOUSE_BOTS: 'false',
+  });
+  const api = await startApi(config, pino({ level: 'warn' }), () => false);
+  const http = api.app.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const pull = new RedisPullStore(api.redis, config.redis.prefix);
+  let clients: ChildProcess | undefined;
+  try {
+    const bots = await setUp(origin, config.adminToken ?? '', n);
+    gc();
+    const before = process.memoryUsage();
+
+    clients = fork(fileURLToPath(import.meta.url), ['--clients'], { execArgv: ['--import', 'tsx'] });
+    const woken: Woken[] = [];
+    let opened = 0;
+    clients.on('message', (message: Woken | 'opened') => {
+      if (message === 'opened') opened++;
+      else woken.push(message);
+    });
+    clients.send({ origin, bots });
+    // Every stream's headers came, every long poll is sent; then wait until all hold their leases.
+    while (opened === 0) await pause(50);
+    const leases = async () => {
+      const counts = await Promise.all(bots.map((bot) => admin.zcard(`bench:bot:${bot.id}:streams`)));
+      return counts.reduce((sum, count) => sum + count, 0);
+    };
+    while ((await leases()) < 2 * n) await pause(200);
+    await pause(500);
+    gc();
+    const during = process.memoryUsage();
+    const list = ((await admin.client('LIST')) as string).trim().split('\n');
+    const others = list.filter((line) => !line.includes('name=bench-admin'));
+    const connectionNames = others.map((line) => /name=(\S*)/.exec(line)?.[1] ?? '');
+
+    // The worker's side of each first turn, a few at a time.
+    const started = new Map<string, number>();
+    // Reversi's first move is white's (the arena's colours follow the WTHOR convention).
+    const movers = bots.filter((_, i) => i % 2 === 1);
+    for (const [i, bot] of movers.entries()) {
+      started.set(bot.id, now());
+      void pull.openTurn(
+        {
+          matchId: bot.matchId,
+          ply: 1,
+          player: 'white',
+          botId: bot.id,
+          startedAt: Date.now(),
+          deadline: Date.now() + 60_000,
+        },
+        JSON.stringify({ matchId: bot.matchId, ply: 1 }),
+      );
+      if (i % 10 === 9) await pause(10);
+    }
+    const deadline = Date.now() + 20_000;
+    while (woken.length < 2 * movers.length && Date.now() < deadline) await pause(50);
+    const latency = (kind: Woken['kind']) =>
+      woken
+        .filter((w) => w.kind === kind && started.has(w.botId))
+        .map((w) => w.at - (started.get(w.botId) ?? 0))
+        .sort((a, b) => a - b);
+    const streams = latency('stream');
+    const polls = latency('poll');
+    const all = [...streams, ...polls].sort((a, b) => a - b);
+    const waits = 2 * n;
+    console.log(
+      JSON.stringify({
+        streams: n,
+        longPolls: n,
+        redisConnections: others.length,
+        connectionNames: [...new Set(connectionNames)],
+        wakeups: { stream: streams.length, longPoll: polls.length, expected: 2 * movers.length },
+        wakeupMs: {
+          stream: { p50: pct(streams, 50), p99: pct(streams, 99) },
+          longPoll: { p50: pct(polls, 50), p99: pct(polls, 99) },
+          all: { p50: pct(all, 50), p99: pct(all, 99), max: round(all.at(-1) ?? Number.NaN) },
+        },
+        bytesPerWait: {
+          heap: Math.round((during.heapUsed - before.heapUsed) / waits),
+          rss: Math.round((during.rss - before.rss) / waits),
+        },
+      }),
+    );
+  } finally {
+    // The clients go first: their waits end as their sockets close, before Redis does.
+    clients?.kill();
+    await pause(1000);
+    http.closeAllConnections();
+    http.close();
+    await pull.close();
+    await api.close();
+    admin.disconnect();
+    server.stop();
+  }
+}
+
+/** Registers n pull bots and pairs them in n/2 queued matches (no worker plays them). */
+async function setUp(origin: string, adminToken: string, n: number): Promise<Bot[]> {
+  const post = async (path: string, body: unknown, token?: string) => {
+    const res = await fetch(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as Record<string, string>;
+  };
+  const registered: { id: string; token: string }[] = [];
+  for (let i = 0; i < n; i += 50) {
+    const batch = Array.from({ length: Math.min(50, n - i) }, (_, j) => `bench-${i + j}`);
+    const bots = await Promise.all(batch.map((name) => post('/v1/bots', { name })));
+    registered.push(...bots.map((bot) => ({ id: bot.id ?? '', token: bot.token ?? '' })));
+  }
+  const bots: Bot[] = [];
+  for (let i = 0; i + 1 < registered.length; i += 2) {
+    const [black, white] = [registered[i], registered[i + 1]];
+    if (!black || !white) break;
+    const match = await post('/v1/matches', { black: black.id, white: white.id }, adminToken);
+    bots.push({ ...black, matchId: match.id ?? '' }, { ...white, matchId: match.id ?? '' });
+  }
+  return bots;
+}
+
+/** The child process: opens a stream and a long poll per bot, and reports when each is woken. */
+async function runClients(): Promise<void> {
+  const [{ origin, bots }] = (await once(process, 'message')) as [{ origin: string; bots: Bot[] }];
+  const { Agent, request } = await import('undici');
+  const dispatcher = new Agent({ connections: null, pipelining: 0, headersTimeout: 0, bodyTimeout: 0 });
+  const report = (w: Woken | 'opened') => process.send?.(w);
+  await Promise.all(
+    bots.map(async (bot) => {
+      const auth = { authorization: `Bearer ${bot.token}` };
+      const stream = await request(`${origin}/v1/bots/me/events`, { headers: auth, dispatcher });
+      stream.body.setEncoding('utf8');
+      stream.body.on('data', (chunk: string) => {
+        if (chunk.includes('event: yourTurn')) report({ kind: 'stream', botId: bot.id, at: now() });
+      });
+      void request(`${origin}/v1/matches/${bot.matchId}/state?waitMs=${LONG_POLL_MS}`, {
+        headers: auth,
+        dispatcher,
+      }).then(async (res) => {
+        await res.body.text();
+        report({ kind: 'poll', botId: bot.id, at: now() });
+      });
+    }),
+  );
+  report('opened');
+  await new Promise(() => {});
+}
+
+/** A redis-server of the bench's own, on a free port: its CLIENT LIST is this run's alone. */
+async function privateRedis(): Promise<{ url: string; stop(): void }> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((closed) => probe.close(closed));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  while (!(await redisAnswers(url, 200))) await pause(50);
+  return { url, stop: () => child.kill() };
+}
+
+function pct(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN);
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
+
+if (process.argv.includes('--clients')) await runClients();
+else await main();

@@ -1,0 +1,107 @@
+import type { Response } from 'express';
+
+/** A JSON answer kept ready to send: the document, its serialized body and, once sent, its ETag. */
+export interface JsonAnswer {
+  readonly value: unknown;
+  readonly body: string;
+  etag?: string;
+}
+
+export function jsonAnswer(value: unknown): JsonAnswer {
+  return { value, body: JSON.stringify(value) };
+}
+
+/**
+ * Sends a JSON answer as `res.json` would (same body, Content-Type and weak ETag, so 304s work
+ * alike) without serializing or hashing it again. When responses are validated against
+ * openapi.yaml (tests, development) it goes through `res.json`, which the validator wraps.
+ */
+export function sendJson(res: Response, answer: JsonAnswer, validated: boolean): void {
+  if (validated) {
+    res.json(answer.value);
+    return;
+  }
+  if (answer.etag === undefined) {
+    const etagOf = res.app.get('etag fn') as ((body: string, encoding: string) => string) | undefined;
+    answer.etag = etagOf ? etagOf(answer.body, 'utf8') : '';
+  }
+  if (answer.etag !== '') res.set('ETag', answer.etag);
+  res.set('Content-Type', 'application/json; charset=utf-8');
+  res.send(answer.body);
+}
+
+interface Entry {
+  answer: Promise<JsonAnswer>;
+  /** When the entry stops being served (on `now`'s scale); Infinity while it loads. */
+  expiresAt: number;
+}
+
+/**
+ * Answers kept in memory, by key, for `ttlMs` (Infinity: answers that never change, such as a
+ * finished match), at most `maxEntries` of them (the least recently used go first). A load may
+ * decline to be kept (`keep: false`): a running match is served fresh every time. A failed load is
+ * not kept. With `shareLoads`, concurrent requests for a missing key share one load (an answer then
+ * may predate a request by one load's time, which a TTL cache allows anyway); without it, only a
+ * kept answer is shared, so a client always reads its own writes.
+ *
+ * @example
+ * const pages = new AnswerCache({ ttlMs: 1000, maxEntries: 100, shareLoads: true });
+ * const answer = await pages.get('0:50', async () => ({ value: await readPage(0, 50), keep: true }));
+ */
+export class AnswerCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly options: {
+      readonly ttlMs: number;
+      readonly maxEntries: number;
+      readonly shareLoads: boolean;
+      /** Milliseconds on a monotonic scale; performance.now() by default. */
+      readonly now?: () => number;
+    },
+  ) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  get(key: string, load: () => Promise<{ value: unknown; keep: boolean }>): Promise<JsonAnswer> {
+    const found = this.entries.get(key);
+    if (found !== undefined && found.expiresAt > this.now()) {
+      // Most recently used last: a Map keeps insertion order.
+      this.entries.delete(key);
+      this.entries.set(key, found);
+      return found.answer;
+    }
+    const entry: Entry = { answer: Promise.resolve(undefined as never), expiresAt: Number.POSITIVE_INFINITY };
+    entry.answer = load().then(
+      ({ value, keep }) => {
+        const answer = jsonAnswer(value);
+        if (keep) {
+          entry.expiresAt = this.now() + this.options.ttlMs;
+          if (!this.options.shareLoads) this.put(key, entry);
+        } else this.forget(key, entry);
+        return answer;
+      },
+      (error: unknown) => {
+        this.forget(key, entry);
+        throw error;
+      },
+    );
+    if (this.options.shareLoads) this.put(key, entry);
+    return entry.answer;
+  }
+
+  private put(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    while (this.entries.size > this.options.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  private forget(key: string, entry: Entry): void {
+    if (this.entries.get(key) === entry) this.entries.delete(key);
+  }
+}

@@ -1,0 +1,205 @@
+import type { Redis } from 'ioredis';
+
+/** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
+export type StreamEntry = [id: string, fields: string[]];
+
+interface Waiter {
+  readonly afterId: string;
+  readonly done: (entries: StreamEntry[]) => void;
+}
+
+/** The most entries one XREAD answers per stream. */
+const ENTRIES_PER_READ = 100;
+/**
+ * How long one XREAD blocks at most. A change of the waited keys cuts it short at once (CLIENT
+ * UNBLOCK); this bound only covers an unblock that reached Redis before the XREAD it was aimed at.
+ */
+const BLOCK_MS = 2000;
+
+/**
+ * Waits on many Redis streams over one blocking connection: a single `XREAD BLOCK` names every
+ * stream someone waits on (each from the oldest id any of its waiters has seen), and hands each
+ * waiter the entries past its own id. A thousand waits are a thousand promises, not a thousand
+ * sockets.
+ *
+ * A blocked XREAD's streams cannot be changed, so a wait on a stream (or from an id) the XREAD in
+ * flight does not cover cuts it short with `CLIENT UNBLOCK` from another connection (`unblock`),
+ * and the next XREAD names the new set. Waits that end (answered, timed out, aborted) need no
+ * re-issue: the next XREAD leaves them out.
+ *
+ * Why not pub/sub: the writers of a stream (the worker opening a turn, the finish script's
+ * `matchFinished`) would all have to publish too, and a message lost while the subscriber
+ * reconnects would leave a wait asleep; the stream itself is the truth, so waiting on it loses
+ * nothing. Keyspace notifications need server configuration (`notify-keyspace-events`).
+ *
+ * @example
+ * const waits = new StreamWaits(() => redis.duplicate({ lazyConnect: true }), (id) => redis.client('UNBLOCK', id));
+ * const entries = await waits.wait('arena:bot:b1:events', '0-0', 5000, signal);
+ */
+export class StreamWaits {
+  #connection: Redis | undefined;
+  /** The blocking connection's CLIENT ID, once known (it changes on each reconnect). */
+  #clientId: number | undefined;
+  readonly #waiters = new Map<string, Set<Waiter>>();
+  /** The streams and ids the XREAD in flight waits on; undefined while none is in flight. */
+  #blocked: Map<string, string> | undefined;
+  #unblocking = false;
+  #running = false;
+  #closed = false;
+  /** Wakes the loop when it idles with nothing to wait on. */
+  #kick: (() => void) | undefined;
+
+  /**
+   * @param connect makes the blocking connection, on the first wait (no command timeout: it blocks).
+   * @param unblock sends `CLIENT UNBLOCK <id>` on another connection.
+   */
+  constructor(
+    private readonly connect: () => Redis,
+    private readonly unblock: (clientId: number) => Promise<unknown>,
+  ) {}
+
+  /**
+   * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
+   * passes or `signal` aborts first. Entries already there answer at once.
+   */
+  wait(key: string, afterId: string, timeoutMs: number, signal: AbortSignal): Promise<StreamEntry[]> {
+    if (this.#closed || signal.aborted) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      let waiters = this.#waiters.get(key);
+      if (waiters === undefined) {
+        waiters = new Set();
+        this.#waiters.set(key, waiters);
+      }
+      const mine = waiters;
+      const finish = (entries: StreamEntry[]) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', cancel);
+        mine.delete(waiter);
+        if (mine.size === 0 && this.#waiters.get(key) === mine) this.#waiters.delete(key);
+        resolve(entries);
+      };
+      const cancel = () => finish([]);
+      const waiter: Waiter = { afterId, done: finish };
+      const timer = setTimeout(cancel, timeoutMs);
+      signal.addEventListener('abort', cancel, { once: true });
+      mine.add(waiter);
+      this.#changed(key, afterId);
+    });
+  }
+
+  /** Ends every wait (each answers `[]`) and closes the blocking connection. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const waiters of [...this.#waiters.values()]) for (const waiter of [...waiters]) waiter.done([]);
+    this.#kick?.();
+    const connection = this.#connection;
+    this.#connection = undefined;
+    connection?.disconnect();
+  }
+
+  /** A wait began: start the loop, or cut the XREAD in flight if it does not cover the wait. */
+  #changed(key: string, afterId: string): void {
+    if (!this.#running) {
+      this.#running = true;
+      void this.#loop();
+      return;
+    }
+    this.#kick?.();
+    const blocked = this.#blocked;
+    if (blocked === undefined) return;
+    const from = blocked.get(key);
+    if (from !== undefined && compareIds(from, afterId) <= 0) return;
+    this.#cut();
+  }
+
+  /** Cuts the XREAD in flight short, retrying until it went through (or that XREAD answered). */
+  #cut(): void {
+    if (this.#unblocking) return;
+    const target = this.#blocked;
+    const clientId = this.#clientId;
+    if (target === undefined) return;
+    this.#unblocking = true;
+    const retry = () => {
+      this.#unblocking = false;
+      // Still the same XREAD: the unblock came before Redis blocked on it, or the id was not known.
+      if (this.#blocked === target && !this.#closed) setTimeout(() => this.#cut(), 2).unref();
+    };
+    if (clientId === undefined) {
+      retry();
+      return;
+    }
+    this.unblock(clientId).then((unblocked) => {
+      if (unblocked === 1) this.#unblocking = false;
+      else retry();
+    }, retry);
+  }
+
+  #blockingConnection(): Redis {
+    if (this.#connection === undefined) {
+      const connection = this.connect();
+      // Errors reach the loop as a failed XREAD; the waits run on to their deadlines.
+      connection.on('error', () => {});
+      this.#connection = connection;
+    }
+    return this.#connection;
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#closed) {
+      if (this.#waiters.size === 0) {
+        await new Promise<void>((resume) => (this.#kick = resume));
+        this.#kick = undefined;
+        continue;
+      }
+      const streams = new Map<string, string>();
+      for (const [key, waiters] of this.#waiters) {
+        let from: string | undefined;
+        for (const { afterId } of waiters)
+          if (from === undefined || compareIds(afterId, from) < 0) from = afterId;
+        if (from !== undefined) streams.set(key, from);
+      }
+      const connection = this.#blockingConnection();
+      this.#blocked = streams;
+      this.#clientId = undefined;
+      let reply: [string, StreamEntry[]][] | null = null;
+      try {
+        // Sent just before the XREAD, on its connection, so it names the client blocked now
+        // (a reconnect changes it) and answers before the XREAD blocks.
+        connection.client('ID').then(
+          (id) => {
+            if (this.#blocked === streams) this.#clientId = Number(id);
+          },
+          () => {},
+        );
+        reply = (await connection.xread(
+          'COUNT',
+          ENTRIES_PER_READ,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          ...streams.keys(),
+          ...streams.values(),
+        )) as [string, StreamEntry[]][] | null;
+      } catch {
+        // Redis is away: try again shortly; the connection reconnects by itself.
+        if (!this.#closed) await new Promise((resume) => setTimeout(resume, 100));
+      } finally {
+        this.#blocked = undefined;
+      }
+      for (const [key, entries] of reply ?? []) {
+        for (const waiter of [...(this.#waiters.get(key) ?? [])]) {
+          const after = entries.filter(([id]) => compareIds(id, waiter.afterId) > 0);
+          if (after.length > 0) waiter.done(after);
+        }
+      }
+    }
+  }
+}
+
+/** Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. */
+export function compareIds(a: string, b: string): number {
+  const [am = 0n, as = 0n] = a.split('-').map(BigInt);
+  const [bm = 0n, bs = 0n] = b.split('-').map(BigInt);
+  if (am !== bm) return am < bm ? -1 : 1;
+  return as === bs ? 0 : as < bs ? -1 : 1;
+}
