@@ -1,0 +1,167 @@
+/**
+ * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20]
+ *
+ * One worker process, as `npm run worker` builds it (startWorkers), plays `concurrency` matches at
+ * once against two bots that each answer after `bot-latency-ms` (in a child process), through the
+ * real queue, runner, store and bot client, on a private redis-server. Over a measuring window it
+ * prints the move rate against the ideal (each match makes 1000 / latency moves a second), the Redis
+ * connections the worker holds, and the worker's event-loop delay (p99, max); one JSON line last.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { BotService } from '../src/arena/bots.ts';
+import { MatchService } from '../src/arena/matches.ts';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { BullMatchQueue } from '../src/queue/match-queue.ts';
+import { startWorkers } from '../src/service.ts';
+import { createRedis } from '../src/store/redis-connection.ts';
+import { RedisStore } from '../src/store/redis-store.ts';
+
+const { values } = parseArgs({
+  options: {
+    'bot-latency-ms': { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '20' },
+  },
+});
+const latencyMs = Number(values['bot-latency-ms']);
+const concurrency = Number(values.concurrency);
+const seconds = Number(values.seconds);
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** A redis-server of the bench's own, so that every client it lists is the worker's or the bench's. */
+async function privateRedis(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const probe = createRedis(url, 'worker', {
+    connectionName: 'bench',
+    lazyConnect: false,
+    retryStrategy: () => 50,
+  });
+  probe.on('error', () => {});
+  while ((await probe.ping().catch(() => null)) !== 'PONG') await sleep(50);
+  probe.disconnect();
+  return { url, child };
+}
+
+async function slowBots(): Promise<{ urls: [string, string]; stop: () => void }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./instant-bots.ts', import.meta.url))],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, BOT_LATENCY_MS: String(latencyMs) },
+    },
+  );
+  const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+  return { urls: JSON.parse(line) as [string, string], stop: () => child.kill() };
+}
+
+async function main(): Promise<void> {
+  const redisServer = await privateRedis();
+  const prefix = 'bench';
+  const config = loadConfig({
+    REDIS_URL: redisServer.url,
+    REDIS_PREFIX: prefix,
+    REDIS_AUTOSTART: 'false',
+    ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
+    MATCHMAKING_ENABLED: 'false',
+    HOUSE_BOTS: 'false',
+    WORKER_CONCURRENCY: String(concurrency),
+    SHUTDOWN_GRACE_MS: '0',
+    LOG_LEVEL: 'warn',
+  });
+  const redis = createRedis(config.redis.url, 'worker', { connectionName: 'bench' });
+  const queueRedis = createRedis(config.redis.url, 'worker', { connectionName: 'bench' });
+  await Promise.all([redis.connect(), queueRedis.connect()]);
+  const store = new RedisStore(redis, prefix);
+  const queue = new BullMatchQueue(queueRedis, prefix);
+  const bots = await slowBots();
+  const random = (size: number) => randomBytes(size);
+  const botService = new BotService({
+    store,
+    clock: systemClock,
+    random,
+    startingRating: 1500,
+    allowPrivateBotUrls: true,
+  });
+  const a = await botService.register({ name: 'slow-a', url: bots.urls[0] });
+  const b = await botService.register({ name: 'slow-b', url: bots.urls[1] });
+  const matches = new MatchService({ store, queue, clock: systemClock, random, limits: config.limits });
+  // Twice the concurrency, so that the worker has a match to start whenever one ends.
+  const ids: string[] = [];
+  for (let i = 0; i < concurrency * 2; i++) {
+    const match = await matches.create(
+      { kind: 'admin' },
+      { black: a.bot.id, white: b.bot.id, rules: { timeLimitMs: 5000 }, rated: false },
+    );
+    ids.push(match.id);
+  }
+
+  const workers = await startWorkers(config, pino({ level: 'warn' }));
+  const movesSoFar = async () => {
+    const records = await Promise.all(ids.map((id) => store.getMatch(id)));
+    return records.reduce((sum, match) => sum + (match?.moveCount ?? 0), 0);
+  };
+  const warmUpMs = Math.max(3000, latencyMs * 10);
+  await sleep(warmUpMs);
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  const startMoves = await movesSoFar();
+  const started = performance.now();
+  loop.enable();
+  await sleep(seconds * 1000);
+  loop.disable();
+  const elapsedS = (performance.now() - started) / 1000;
+  const moves = (await movesSoFar()) - startMoves;
+  const clients = ((await redis.call('CLIENT', 'LIST')) as string)
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/ name=bench /.test(line));
+
+  const moveRate = moves / elapsedS;
+  const idealRate = concurrency * (1000 / latencyMs);
+  const summary = {
+    concurrency,
+    botLatencyMs: latencyMs,
+    seconds: Math.round(elapsedS * 10) / 10,
+    moveRate: Math.round(moveRate),
+    idealMoveRate: Math.round(idealRate),
+    ofIdeal: Math.round((moveRate / idealRate) * 1000) / 1000,
+    workerRedisConnections: clients.length,
+    eventLoopDelayP99Ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
+    eventLoopDelayMaxMs: Math.round((loop.max / 1e6) * 10) / 10,
+    load: (await import('node:os')).loadavg().map((l) => Math.round(l * 10) / 10),
+  };
+  console.log(
+    `${summary.moveRate} moves/s of an ideal ${summary.idealMoveRate} (${(summary.ofIdeal * 100).toFixed(1)}%), ` +
+      `${summary.workerRedisConnections} Redis connections, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)`,
+  );
+  console.log(JSON.stringify(summary));
+  await workers.close();
+  bots.stop();
+  await queue.close();
+  redis.disconnect();
+  queueRedis.disconnect();
+  redisServer.child.kill();
+  process.exit(0);
+}
+
+await main();
