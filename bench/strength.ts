@@ -1,10 +1,15 @@
 /**
- * `npm run bench:strength [-- --bots 10000 --results 1000000 --on-loop-bots 0]`: the event-loop
- * delay of a worker process while the scheduler recomputes Bradley–Terry strengths. Seeds the
- * rated tallies straight into Redis (bots ranked by a hidden strength, each result against a near
- * neighbour in rank, one in ten against anyone), then runs `ArenaScheduler.recomputeStrength` with
- * `monitorEventLoopDelay` on. With `--on-loop-bots N` it also times the old way, the fit on this
- * thread, at N bots. Prints one JSON line last.
+ * `npm run bench:strength [-- --bots 10000 --results 1000000 --more-results 10000 --on-loop-bots 0]`:
+ * the event-loop delay of a worker process while the scheduler recomputes Bradley–Terry strengths.
+ * Seeds the rated tallies straight into Redis (bots ranked by a hidden strength, each result
+ * against a near neighbour in rank, one in ten against anyone), then runs
+ * `ArenaScheduler.recomputeStrength` (reading, fitting and saving in a worker thread) under
+ * `monitorEventLoopDelay`: first with no saved strengths, then, after `--more-results` more
+ * results, from the saved ones, and once more from scratch over the same results to compare the
+ * iterations. Beside them: the same process idle for as long (the noise floor of a shared
+ * machine), and reading the tallies on this thread, as the fit did before its thread read them.
+ * With `--on-loop-bots N` it also times the oldest way, the fit on this thread, at N bots. Prints
+ * one JSON line last.
  */
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -26,11 +31,13 @@ const { values } = parseArgs({
   options: {
     bots: { type: 'string', default: '10000' },
     results: { type: 'string', default: '1000000' },
+    'more-results': { type: 'string', default: '10000' },
     'on-loop-bots': { type: 'string', default: '0' },
   },
 });
 const bots = Number(values.bots);
 const results = Number(values.results);
+const moreResults = Number(values['more-results']);
 const onLoopBots = Number(values['on-loop-bots']);
 
 const prefix = `bench-strength-${randomUUID()}`;
@@ -42,7 +49,11 @@ const config = loadConfig({
 });
 const redis = createRedis(config.redis.url, 'worker');
 await redis.connect();
-const keys = { tallies: `${prefix}:rated-tallies`, bot: (id: string) => `${prefix}:bot:${id}` };
+const keys = {
+  tallies: `${prefix}:rated-tallies`,
+  strength: `${prefix}:strength`,
+  bot: (id: string) => `${prefix}:bot:${id}`,
+};
 
 /** Tally fields of `count` results among `n` bots: `<black> <white> <score>` → count. */
 function seed(n: number, count: number, seedValue: number): Map<string, number> {
@@ -62,6 +73,17 @@ function seed(n: number, count: number, seedValue: number): Map<string, number> 
   return fields;
 }
 
+/** Adds `fields` to the tallies, as that many more finished matches would. */
+async function add(fields: Map<string, number>): Promise<void> {
+  const entries = [...fields];
+  for (let start = 0; start < entries.length; start += 10_000) {
+    const pipeline = redis.pipeline();
+    for (const [field, count] of entries.slice(start, start + 10_000))
+      pipeline.hincrby(keys.tallies, field, count);
+    await pipeline.exec();
+  }
+}
+
 async function write(fields: Map<string, number>, n: number): Promise<void> {
   const entries = [...fields];
   for (let start = 0; start < entries.length; start += 10_000) {
@@ -75,28 +97,34 @@ async function write(fields: Map<string, number>, n: number): Promise<void> {
   }
 }
 
-/** Runs `work` under a fresh event-loop delay histogram; milliseconds. */
-async function delayDuring(work: () => Promise<unknown>) {
+/** Runs `work` under a fresh event-loop delay histogram: its answer, and the delay in milliseconds. */
+async function delayDuring<T>(work: () => Promise<T>) {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   // The histogram measures from its first tick: a stall that starts before it would go unseen.
   await new Promise((resolve) => setTimeout(resolve, 20));
   const started = performance.now();
-  await work();
+  const answer = await work();
   const ms = performance.now() - started;
   // A fit on this thread holds the loop to its end: let the histogram see that stall.
   await new Promise((resolve) => setTimeout(resolve, 20));
   histogram.disable();
   return {
-    ms: Math.round(ms),
-    loopDelayP99Ms: Math.round(histogram.percentile(99) / 1e4) / 100,
-    loopDelayMaxMs: Math.round(histogram.max / 1e4) / 100,
+    answer,
+    delay: {
+      ms: Math.round(ms),
+      loopDelayP99Ms: Math.round(histogram.percentile(99) / 1e4) / 100,
+      loopDelayMaxMs: Math.round(histogram.max / 1e4) / 100,
+    },
   };
 }
 
 try {
   const seeded = seed(bots, results, 1);
   await write(seeded, bots);
+  const pairings = seeded.size;
+  // A worker's heap holds none of this: kept, its collection would show up as loop delay below.
+  seeded.clear();
   const store = new RedisStore(redis, prefix);
   const queue = new BullMatchQueue(redis, config.redis.prefix);
   const scheduler = new ArenaScheduler({
@@ -115,29 +143,37 @@ try {
     random: seededRandom(1),
     logger: pino({ level: 'silent' }),
   });
-  // The part that stays on this thread: reading the tallies (HSCAN batches) into columns.
-  const reading = await delayDuring(() => store.ratedTallies());
-  let rated = 0;
-  const inThread = await delayDuring(async () => {
-    rated = await scheduler.recomputeStrength();
-  });
+  // The first fit: no saved strengths to start from.
+  const cold = await delayDuring(() => scheduler.recomputeStrength());
   // The noise floor: the same process doing nothing for as long (the machine is shared).
-  const idle = await delayDuring(() => new Promise((resolve) => setTimeout(resolve, inThread.ms)));
+  const idle = await delayDuring(() => new Promise((resolve) => setTimeout(resolve, cold.delay.ms)));
+  // A scheduled refit: a few more results, started from the strengths just saved.
+  await add(seed(bots, moreResults, 3));
+  const warm = await delayDuring(() => scheduler.recomputeStrength());
+  // The same results from scratch, for the iterations the start saved.
+  await redis.del(keys.strength);
+  const scratch = await delayDuring(() => scheduler.recomputeStrength());
+  // What no longer runs on this thread: reading the tallies (HSCAN batches) into columns. Last,
+  // so that the garbage it leaves is not collected during a fit above.
+  const reading = await delayDuring(() => store.ratedTallies());
   const line: Record<string, unknown> = {
     bots,
     results,
-    pairings: seeded.size,
-    rated,
-    inThread,
-    readingTalliesOnly: reading,
-    idle,
+    pairings,
+    moreResults,
+    inThread: { ...cold.answer, ...cold.delay },
+    warm: { ...warm.answer, ...warm.delay },
+    fromScratch: { ...scratch.answer, ...scratch.delay },
+    idle: idle.delay,
+    readingTalliesOnLoop: { rows: reading.answer.a.length, ...reading.delay },
   };
   if (onLoopBots > 0) {
     // The old way at a smaller size: read the tallies, then fit on this thread.
     await redis.del(keys.tallies);
     await write(seed(onLoopBots, Math.round((results * onLoopBots) / bots), 2), onLoopBots);
     const tallies = await store.ratedTallies();
-    line.onLoop = { bots: onLoopBots, ...(await delayDuring(async () => bradleyTerryFromColumns(tallies))) };
+    const onLoop = await delayDuring(async () => bradleyTerryFromColumns(tallies));
+    line.onLoop = { bots: onLoopBots, iterations: onLoop.answer.iterations, ...onLoop.delay };
   }
   await scheduler.close();
   await queue.close();

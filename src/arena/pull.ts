@@ -84,14 +84,10 @@ export class PullService {
 
   private async load(matchId: string) {
     const { store, pull } = this.deps;
-    const [match, moves, turn] = await Promise.all([
-      store.getMatch(matchId),
-      store.getMoves(matchId),
-      pull.getTurn(matchId),
-    ]);
-    if (match === null) throw new NotFoundError('matches/not-found', `No match has the id ${matchId}.`);
-    const bots = await store.getBots([match.black.id, match.white.id]);
-    const ratings = { black: bots[0]?.rating ?? 0, white: bots[1]?.rating ?? 0 };
+    const [read, turn] = await Promise.all([store.getMatchWithRatings(matchId), pull.getTurn(matchId)]);
+    if (read === null) throw new NotFoundError('matches/not-found', `No match has the id ${matchId}.`);
+    const { match, moves } = read;
+    const ratings = { black: read.ratings.black ?? 0, white: read.ratings.white ?? 0 };
     return { match, moves, turn, ratings };
   }
 

@@ -1,15 +1,30 @@
 import { Worker } from 'node:worker_threads';
-import type { BradleyTerryFit, BradleyTerryOptions, TallyColumns } from '../rating/bradley-terry.ts';
+import type { BradleyTerryOptions } from '../rating/bradley-terry.ts';
 
-/** What the fit thread is sent: the tallies (their typed arrays are moved, not copied). */
+/** The fit's knobs a caller may set; the anchor and the starting point come from the store. */
+export type FitOptions = Pick<BradleyTerryOptions, 'priorDraws' | 'tolerance' | 'maxIterations'>;
+
+/** What the fit thread is sent: where the store is (a thread cannot share this one's sockets). */
 export interface FitRequest {
-  readonly columns: TallyColumns;
-  readonly options: BradleyTerryOptions;
+  readonly redis: { readonly url: string; readonly prefix: string };
+  /** Saved as the strengths' `computedAt`: the moment the results they rest on were asked for. */
+  readonly computedAt: number;
+  readonly options?: FitOptions;
+}
+
+/** What a recomputation did. */
+export interface FitSummary {
+  /** Bots rated (and strengths saved). */
+  readonly rated: number;
+  readonly iterations: number;
+  readonly converged: boolean;
+  /** Bots whose saved strength the fit started from (0 on the first fit). */
+  readonly started: number;
 }
 
 export type FitReply =
-  | { readonly ok: true; readonly fit: BradleyTerryFit; readonly threadId: number }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly summary: FitSummary; readonly threadId: number }
+  | { readonly ok: false; readonly name: string; readonly message: string };
 
 /**
  * The worker entry beside this file, in this file's own form: `.ts` when run from source (tsx,
@@ -33,20 +48,25 @@ function startThread(entry: URL): Worker {
 }
 
 /**
- * Fits Bradley–Terry strengths (`bradleyTerryFromColumns`) in a worker thread of its own, so a fit
- * over thousands of bots never holds this thread's event loop: bot turns, timers and Redis replies
- * go on while it runs. The tallies' typed arrays are transferred, so `columns` is unusable after
- * the call. Aborting `signal` ends the thread and rejects. Resolves with the fit and the id of
- * the thread that computed it; rejects with the fit's own error (a RangeError's message) if it threw.
+ * Recomputes the Bradley–Terry strengths in a worker thread of its own, from reading to writing:
+ * the thread connects to Redis, reads the rated tallies (HSCAN batches), the bots' Elo ratings
+ * (the anchor is their mean) and the last saved strengths (where the fit starts), fits, and
+ * replaces the saved strengths. This thread only waits for one small message, so bot turns, timers
+ * and Redis replies go on here while it runs. Aborting `signal` ends the thread and rejects (a
+ * write the thread already sent is one MULTI: whole or not at all). Resolves with what the fit did
+ * and the id of the thread that did it; rejects with the thread's error (a RangeError from the fit
+ * stays one).
  *
  * @example
- * const { fit } = await fitInThread(await store.ratedTallies(), { anchorMean: 1500 });
+ * const { rated } = await recomputeInThread({
+ *   redis: { url: 'redis://127.0.0.1:6379', prefix: 'arena' },
+ *   computedAt: Date.now(),
+ * });
  */
-export function fitInThread(
-  columns: TallyColumns,
-  options: BradleyTerryOptions,
+export function recomputeInThread(
+  request: FitRequest,
   signal?: AbortSignal,
-): Promise<{ fit: BradleyTerryFit; threadId: number }> {
+): Promise<FitSummary & { threadId: number }> {
   signal?.throwIfAborted();
   const worker = startThread(ENTRY);
   return new Promise((resolve, reject) => {
@@ -58,8 +78,8 @@ export function fitInThread(
     const settle = () => signal?.removeEventListener('abort', onAbort);
     worker.once('message', (reply: FitReply) => {
       settle();
-      if (reply.ok) resolve({ fit: reply.fit, threadId: reply.threadId });
-      else reject(new RangeError(reply.message));
+      if (reply.ok) resolve({ ...reply.summary, threadId: reply.threadId });
+      else reject(reply.name === 'RangeError' ? new RangeError(reply.message) : new Error(reply.message));
       void worker.terminate();
     });
     worker.once('error', (error) => {
@@ -70,13 +90,6 @@ export function fitInThread(
       settle();
       reject(new Error(`the fit thread exited (code ${code}) before it answered`));
     });
-    const request: FitRequest = { columns, options };
-    // Moved, not copied; a shared buffer is shared anyway, and one buffer is listed once.
-    const buffers = new Set(
-      [columns.a, columns.b, columns.games, columns.scoreA]
-        .map((column) => column.buffer)
-        .filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer),
-    );
-    worker.postMessage(request, [...buffers]);
+    worker.postMessage(request);
   });
 }

@@ -6,10 +6,9 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
-import type { Strength } from '../store/records.ts';
 import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
-import { fitInThread } from './fit-thread.ts';
+import { type FitSummary, recomputeInThread } from './fit-thread.ts';
 import { pairBots } from './pairing.ts';
 
 export const SCHEDULE_QUEUE_NAME = 'schedules';
@@ -130,22 +129,20 @@ export class ArenaScheduler {
   }
 
   /**
-   * Fits Bradley–Terry over every rated result, anchored to the mean Elo of the bots it rates. The
-   * store hands over tallies per pairing (O(pairings) to read, in small batches), and the fit runs
-   * in a worker thread, so this process' event loop stays free for the matches it plays. Closing
-   * the scheduler ends a fit in progress.
+   * Fits Bradley–Terry over every rated result, anchored to the mean Elo of the bots it rates and
+   * started from the last fit's strengths. All of it runs in a worker thread with its own Redis
+   * connection (to `config.redis`, where the composition root put the store): reading the tallies
+   * per pairing, fitting, saving. This process' event loop only awaits the thread's summary, so it
+   * stays free for the matches it plays. Closing the scheduler ends a fit in progress.
    */
-  async recomputeStrength(): Promise<number> {
-    const { store, clock } = this.deps;
-    const tallies = await store.ratedTallies();
-    const ratings = (await store.botRatings(tallies.ids)).filter((rating) => rating !== null);
-    const anchorMean = ratings.length > 0 ? ratings.reduce((sum, r) => sum + r, 0) / ratings.length : 1500;
-    const { fit } = await fitInThread(tallies, { anchorMean }, this.closing.signal);
-    const strengths = new Map<string, Strength>(
-      fit.ratings.map((r) => [r.id, { rating: r.rating, lower: r.lower, upper: r.upper }]),
+  async recomputeStrength(): Promise<FitSummary> {
+    const { config, clock, logger } = this.deps;
+    const { threadId: _, ...summary } = await recomputeInThread(
+      { redis: { url: config.redis.url, prefix: config.redis.prefix }, computedAt: clock.now() },
+      this.closing.signal,
     );
-    await store.saveStrengths(strengths, clock.now());
-    return strengths.size;
+    logger.debug(summary, 'strengths recomputed');
+    return summary;
   }
 
   async close(): Promise<void> {

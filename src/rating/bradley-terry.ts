@@ -9,7 +9,7 @@
  * counts as half a win for each side. In Elo points, rating_i = 400·log10(π_i) + shift.
  */
 
-import { ELO_PER_NEPER, fitLogStrengths, meanOf } from './bt-fit.ts';
+import { ELO_PER_NEPER, fitLogStrengths, meanOf, startingLogStrengths } from './bt-fit.ts';
 import { centredVariances } from './bt-intervals.ts';
 import { connectedGroups, requireFiniteMle, type Table, tabulate, withPrior } from './bt-tallies.ts';
 
@@ -44,6 +44,14 @@ export interface BradleyTerryOptions {
    * one accelerated cycle of three or more MM steps. Default 10 000.
    */
   readonly maxIterations?: number;
+  /**
+   * Ratings (Elo points, any anchor) to start the iteration from, by bot id: the last fit's, so a
+   * refit after a few more results climbs less far (about half the iterations on a 200-bot ladder
+   * with 2% more games; a handful when nothing changed). Only the work changes: the maximum is
+   * unique, so the result is the same within `tolerance`'s reach. Bots left out start at their
+   * group's mean; values that are not finite are ignored.
+   */
+  readonly start?: ReadonlyMap<string, number>;
 }
 
 export interface BradleyTerryRating {
@@ -178,7 +186,7 @@ export function bradleyTerryFromColumns(
 }
 
 function rate(table: Table, options: BradleyTerryOptions): BradleyTerryFit {
-  const { anchorMean = 1500, priorDraws = 1, tolerance = 1e-6, maxIterations = 10_000 } = options;
+  const { anchorMean = 1500, priorDraws = 1, tolerance = 1e-6, maxIterations = 10_000, start } = options;
   if (!Number.isFinite(anchorMean)) throw new RangeError(`anchorMean must be finite, got ${anchorMean}`);
   if (!(priorDraws >= 0 && Number.isFinite(priorDraws))) {
     throw new RangeError(`priorDraws must be a finite number >= 0, got ${priorDraws}`);
@@ -192,7 +200,12 @@ function rate(table: Table, options: BradleyTerryOptions): BradleyTerryFit {
   const groups = connectedGroups(table);
   if (priorDraws === 0) requireFiniteMle(table, groups);
   const model = { table: withPrior(table, priorDraws), groups, strength: new Float64Array(table.ids.length) };
-  const { theta, iterations, converged } = fitLogStrengths(model, tolerance, maxIterations);
+  const { theta, iterations, converged } = fitLogStrengths(
+    model,
+    tolerance,
+    maxIterations,
+    start && startingLogStrengths(table.ids, groups, start),
+  );
   const variance = centredVariances(model, theta);
 
   const ratings: BradleyTerryRating[] = [];

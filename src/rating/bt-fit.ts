@@ -22,14 +22,18 @@ export interface Model {
  * rating): thousands of steps there. SQUAREM takes two MM steps, extrapolates along them, and
  * keeps the extrapolation only if one more MM step from it does not lower the likelihood, so the
  * fit still climbs monotonically to the same maximum. One iteration is one such cycle.
+ *
+ * `start` (log-strengths, one per bot, copied) is where the climb begins, all zeros when left out:
+ * the maximum is unique, so the start changes how many iterations it takes, not where it ends.
  */
 export function fitLogStrengths(
   model: Model,
   tolerance: number,
   maxIterations: number,
+  start?: Float64Array,
 ): { theta: Float64Array; iterations: number; converged: boolean } {
   const bots = model.table.ids.length;
-  let theta = new Float64Array(bots);
+  let theta = start ? Float64Array.from(start) : new Float64Array(bots);
   const once = new Float64Array(bots);
   const twice = new Float64Array(bots);
   const leap = new Float64Array(bots);
@@ -90,6 +94,40 @@ function mmStep({ table, groups, strength }: Model, theta: Float64Array, out: Fl
     const mean = meanOf(out, group);
     for (const i of group) out[i]! -= mean;
   }
+}
+
+/** How far from its group's mean a starting log-strength may be: e^±40 still sums safely. */
+const START_SPREAD = 40;
+
+/**
+ * The log-strengths to start a fit from, given ratings in Elo points under any anchor (e.g. the
+ * last fit's): each group is centred on its own mean, as the fit keeps it; a bot without a finite
+ * rating (new since) starts at its group's mean; a wild value is clamped so that e^θ stays finite.
+ */
+export function startingLogStrengths(
+  ids: readonly string[],
+  groups: readonly number[][],
+  ratings: ReadonlyMap<string, number>,
+): Float64Array {
+  const theta = new Float64Array(ids.length);
+  const known = new Uint8Array(ids.length);
+  const clamp = (x: number, limit: number) => Math.max(-limit, Math.min(limit, x));
+  for (const group of groups) {
+    let sum = 0;
+    let count = 0;
+    for (const i of group) {
+      const rating = ratings.get(ids[i]!);
+      if (rating === undefined || !Number.isFinite(rating)) continue;
+      // Bounded before summing, so that no sum of them overflows.
+      theta[i] = clamp(rating / ELO_PER_NEPER, 1e6);
+      known[i] = 1;
+      sum += theta[i]!;
+      count++;
+    }
+    const mean = count > 0 ? sum / count : 0;
+    for (const i of group) theta[i] = known[i] === 1 ? clamp(theta[i]! - mean, START_SPREAD) : 0;
+  }
+  return theta;
 }
 
 /** Mean of `values` over the bot indices in `group` (non-empty). */

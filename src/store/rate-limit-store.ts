@@ -2,9 +2,19 @@ import { createHash } from 'node:crypto';
 import type { Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { RedisStore as RateLimitRedisStore, type RedisReply } from 'rate-limit-redis';
+import { BatchedRateLimitStore } from './batched-rate-limit-store.ts';
 import { type RateLimiter, storeKeys } from './keys.ts';
 
 export type { RateLimiter };
+
+/**
+ * Asks for a limiter's counts to be kept in the process and sent to Redis in batches (see
+ * BatchedRateLimitStore for the bounds), for a limiter met on every request. `limitOf` names the
+ * limit of a client's key: near it, requests are decided at Redis.
+ */
+export interface RateLimitBatching {
+  readonly limitOf: (key: string) => number;
+}
 
 /**
  * Sends rate-limit-redis' commands through ioredis. Its scripts are kept here and run with EVALSHA,
@@ -37,13 +47,22 @@ function scriptSafeSender(redis: Redis) {
 /**
  * Makes the counters' store of each rate limiter on Redis, under the store's prefix, so every API
  * process shares the limits. A new store per call: express-rate-limit wants one per limiter.
+ * Without `batching` every request is counted at Redis, exactly (rate-limit-redis); with it, in the
+ * process and sent in batches, under the same keys and TTLs.
  *
  * @example
  * const rateLimitStore = redisRateLimitStores(redis, 'arena');
  * rateLimit({ store: rateLimitStore('registrations'), … });
+ * rateLimit({ store: rateLimitStore('requests', { limitOf: () => 600 }), … });
  */
-export function redisRateLimitStores(redis: Redis, prefix: string): (limiter: RateLimiter) => Store {
+export function redisRateLimitStores(
+  redis: Redis,
+  prefix: string,
+): (limiter: RateLimiter, batching?: RateLimitBatching) => Store {
   const keys = storeKeys(prefix);
   const sendCommand = scriptSafeSender(redis);
-  return (limiter) => new RateLimitRedisStore({ sendCommand, prefix: keys.rateLimit(limiter) });
+  return (limiter, batching) =>
+    batching === undefined
+      ? new RateLimitRedisStore({ sendCommand, prefix: keys.rateLimit(limiter) })
+      : new BatchedRateLimitStore({ redis, prefix: keys.rateLimit(limiter), limitOf: batching.limitOf });
 }

@@ -127,6 +127,33 @@ export async function botRatings(
   return ratings;
 }
 
+/**
+ * The rating (Elo points) of each bot's saved Bradley–Terry strength, read in HSCAN batches: where
+ * the next fit starts from. A field that does not parse is left out (that bot starts afresh).
+ */
+export async function savedStrengthRatings(redis: Redis, keys: StoreKeys): Promise<Map<string, number>> {
+  const ratings = new Map<string, number>();
+  let cursor = '0';
+  do {
+    const [next, flat] = await redis.hscan(keys.strength, cursor, 'COUNT', SCAN_BATCH);
+    for (let f = 0; f < flat.length; f += 2) {
+      const rating = ratingOfStrength(flat[f + 1]!);
+      if (rating !== null) ratings.set(flat[f]!, rating);
+    }
+    cursor = next;
+  } while (cursor !== '0');
+  return ratings;
+}
+
+function ratingOfStrength(json: string): number | null {
+  try {
+    const { rating } = JSON.parse(json) as Partial<Strength>;
+    return typeof rating === 'number' && Number.isFinite(rating) ? rating : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function saveStrengths(
   redis: Redis,
   keys: StoreKeys,

@@ -36,7 +36,6 @@ import {
   activeBots,
   activeMatchCounts,
   addColorBalance,
-  botRatings,
   colorBalances,
   leaderboardPage,
   ratedTallies,
@@ -61,6 +60,7 @@ import {
   type BotQuery,
   challengerOf,
   type MatchQuery,
+  type MatchWithRatings,
   type MoveRun,
   type NewMatchOptions,
   type StoreHealth,
@@ -351,6 +351,51 @@ export class RedisStore implements ArenaStore {
     return decodeMoves(packed, game, game.options(rules ? decodeRules(rules) : undefined));
   }
 
+  /** Each match's players as read by getMatchWithRatings, the oldest forgotten first past 10,000. */
+  private readonly playersOf = new Map<string, readonly [black: string, white: string]>();
+
+  async getMatchWithRatings(id: string): Promise<MatchWithRatings | null> {
+    const players = this.playersOf.get(id);
+    if (players === undefined) {
+      const [match, moves] = await Promise.all([this.getMatch(id), this.getMoves(id)]);
+      if (match === null) return null;
+      this.playersOf.set(id, [match.black.id, match.white.id]);
+      if (this.playersOf.size > 10_000) this.playersOf.delete(this.playersOf.keys().next().value!);
+      const [black, white] = await this.getBots([match.black.id, match.white.id]);
+      return { match, moves, ratings: { black: black?.rating ?? null, white: white?.rating ?? null } };
+    }
+    const k = this.keys;
+    const [[matchError, hash], [movesError, packed], [blackError, black], [whiteError, white]] =
+      (await this.redis
+        .pipeline()
+        .hgetall(k.match(id))
+        .getBuffer(k.moves(id))
+        .hget(k.bot(players[0]), 'rating')
+        .hget(k.bot(players[1]), 'rating')
+        .exec()) as [
+        [Error | null, Record<string, string>],
+        [Error | null, Buffer | null],
+        [Error | null, string | null],
+        [Error | null, string | null],
+      ];
+    const error = matchError ?? blackError ?? whiteError;
+    if (error !== null) throw error;
+    const match = decodeMatch(hash);
+    if (match === null) {
+      this.playersOf.delete(id);
+      return null;
+    }
+    const game = gameFor(match.game);
+    const moves =
+      movesError !== null // moves still in the old form: getMoves reads and packs them
+        ? await this.getMoves(id)
+        : packed === null || packed.length === 0
+          ? []
+          : decodeMoves(packed, game, game.options(match.rules));
+    const rating = (value: string | null) => (value === null ? null : Number(value));
+    return { match, moves, ratings: { black: rating(black), white: rating(white) } };
+  }
+
   async listMatches(query: MatchQuery): Promise<Page<MatchRecord>> {
     const k = this.keys;
     const max =
@@ -456,10 +501,6 @@ export class RedisStore implements ArenaStore {
 
   ratedTallies() {
     return ratedTallies(this.redis, this.keys);
-  }
-
-  botRatings(ids: readonly string[]) {
-    return botRatings(this.redis, this.keys, ids);
   }
 
   saveStrengths(strengths: ReadonlyMap<string, Strength>, computedAt: number): Promise<void> {

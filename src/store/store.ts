@@ -55,6 +55,13 @@ export interface MoveRun {
   readonly follows: boolean;
 }
 
+/** What `getMatchWithRatings` reads: the match's own record and its players' current ratings. */
+export interface MatchWithRatings {
+  readonly match: MatchRecord;
+  readonly moves: MoveRecord[];
+  readonly ratings: { readonly black: number | null; readonly white: number | null };
+}
+
 export interface ArenaStore {
   /** Stores a new bot; rejects with `ConflictError('bots/name-taken')` when the name is taken. */
   createBot(bot: NewBot): Promise<void>;
@@ -83,6 +90,12 @@ export interface ArenaStore {
   createMatch(match: MatchRecord, options?: NewMatchOptions): Promise<'created' | 'too-many-active'>;
   getMatch(id: string): Promise<MatchRecord | null>;
   getMoves(id: string): Promise<MoveRecord[]>;
+  /**
+   * A match, its moves and both players' current ratings (`null` for a bot with no record); null
+   * when there is no such match. One round trip once this store has read the match's players
+   * (they never change), two the first time.
+   */
+  getMatchWithRatings(id: string): Promise<MatchWithRatings | null>;
   listMatches(query: MatchQuery): Promise<Page<MatchRecord>>;
 
   /**
@@ -113,8 +126,6 @@ export interface ArenaStore {
    * to read, however many results there are.
    */
   ratedTallies(): Promise<TallyColumns>;
-  /** Each bot's Elo rating, `null` for a bot with no record. */
-  botRatings(ids: readonly string[]): Promise<(number | null)[]>;
   /** Replaces every bot's Bradley–Terry strength at once. */
   saveStrengths(strengths: ReadonlyMap<string, Strength>, computedAt: number): Promise<void>;
   /** Ids of matches in a status, oldest first (for the workers' reconciler). */
