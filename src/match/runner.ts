@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import { type AnyGame, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
-import { judgeAnswer } from '../match-model/judge.ts';
+import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
 import { botState } from '../protocol/state.ts';
 import type { BotRecord, Color, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
@@ -167,7 +167,14 @@ export class MatchRunner {
       opponentRating: bots[otherSide(color)].rating,
     });
     const asked = performance.now();
-    const answer = await player.move({ state, timeoutMs, signal });
+    let answer: MoveOutcome;
+    try {
+      answer = await player.move({ state, timeoutMs, signal });
+    } catch (error) {
+      // A player told to stop may answer by throwing (the bot client rethrows the abort).
+      if (signal.aborted) return { kind: 'interrupted' };
+      throw error;
+    }
     const botTimeMs = performance.now() - asked;
     if (signal.aborted) return { kind: 'interrupted' };
     const judged = judgeAnswer(game, options, position, answer, timeoutMs);

@@ -14,6 +14,7 @@ import { registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { until } from '../support/private-redis.ts';
 
 type Behaviour = Parameters<typeof startLoopbackBot>[0];
 
@@ -175,6 +176,22 @@ describe('a match between two bots that play legal moves', () => {
     const { match } = await playMatch(a.id, b.id, { captureRule: 'single-direction' });
     expect(match.result.reason).toBe('completed');
     replayRecorded(match);
+  });
+});
+
+describe('a match stopped while a push bot is thinking', () => {
+  it('is interrupted, not failed, and keeps its record for the next run', async () => {
+    const slow = await botWith('slow-thinker', playsFirstLegal(2000));
+    const other = await botWith('patient', firstLegal);
+    const id = await createMatch(h, other.id, slow.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
+    const stop = new AbortController();
+    const played = arena.runner.play(id, stop.signal);
+    await until(async () => slow.server.requests.length > 0, 'the slow bot to be called');
+    stop.abort();
+    await expect(played).resolves.toBe('interrupted');
+    const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
+    expect(match.status).toBe('running');
+    expect(match.moves).toEqual([]);
   });
 });
 
