@@ -61,7 +61,7 @@ describe('compact storage', () => {
       expect(await runner.play(id, new AbortController().signal)).toBe('finished');
       await close();
       const packed = await answers(id);
-      expect(packed.match.moves.length).toBeGreaterThan(50);
+      expect(packed.match.moves.length).toBeGreaterThanOrEqual(9); // the shortest game (a wipeout); random play varies
       expect(packed.match.moves.some((move: { flips: string[] }) => move.flips.length > 0)).toBe(true);
       expect(packed.histories.every((history) => JSON.stringify(history).includes(id))).toBe(true);
 
