@@ -144,6 +144,9 @@ export class BatchedRateLimitStore implements Store {
 
   increment(key: string): IncrementResponse | Promise<IncrementResponse> {
     const now = this.clock.now();
+    // Here as well as in flush: clients that only ever go to Redis (one request a window, or a
+    // limit too small to batch) never start a flush, and their windows must not pile up.
+    this.forgetEnded(now);
     const window = this.windows.get(key);
     if (window !== undefined && now < window.endsAt && now - window.readAt < this.freshMs) {
       const count = window.shared + window.sending + window.unsent + 1;

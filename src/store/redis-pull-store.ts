@@ -63,6 +63,9 @@ export class RedisPullStore implements PullStore {
           enableOfflineQueue: true,
           maxRetriesPerRequest: null,
           commandTimeout: undefined,
+          // A blocked XREAD resent after a reconnect would run under a new client id that the
+          // unblocking side does not know: let it fail, and the loop sends it again with a fresh id.
+          autoResendUnfulfilledCommands: false,
           connectionName: 'reversi-arena-events',
         }),
       (clientId) => redis.client('UNBLOCK', clientId),

@@ -44,6 +44,8 @@ export class StreamWaits {
   /** The streams and ids the XREAD in flight waits on; undefined while none is in flight. */
   #blocked: Map<string, string> | undefined;
   #unblocking = false;
+  /** The pause before the next try of an unblock that missed; doubles up to 100 ms, back to 1 on success. */
+  #retryMs = 1;
   #running = false;
   #closed = false;
   /** Wakes the loop when it idles with nothing to wait on. */
@@ -122,15 +124,18 @@ export class StreamWaits {
     const retry = () => {
       this.#unblocking = false;
       // Still the same XREAD: the unblock came before Redis blocked on it, or the id was not known.
-      if (this.#blocked === target && !this.#closed) setTimeout(() => this.#cut(), 2).unref();
+      // Backing off keeps an outage (every unblock refused at once) from spinning.
+      this.#retryMs = Math.min(this.#retryMs * 2, 100);
+      if (this.#blocked === target && !this.#closed) setTimeout(() => this.#cut(), this.#retryMs).unref();
     };
     if (clientId === undefined) {
       retry();
       return;
     }
     this.unblock(clientId).then((unblocked) => {
-      if (unblocked === 1) this.#unblocking = false;
-      else retry();
+      if (unblocked !== 1) return retry();
+      this.#unblocking = false;
+      this.#retryMs = 1;
     }, retry);
   }
 
