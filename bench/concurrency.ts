@@ -8,10 +8,9 @@
  * connections the worker holds, and the worker's event-loop delay (p99, max); one JSON line last.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,6 +23,7 @@ import { BullMatchQueue } from '../src/queue/match-queue.ts';
 import { startWorkers } from '../src/service.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
+import { privateRedis } from './private-redis.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,32 +36,6 @@ const latencyMs = Number(values['bot-latency-ms']);
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.seconds);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-/** A redis-server of the bench's own, so that every client it lists is the worker's or the bench's. */
-async function privateRedis(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const probe = createRedis(url, 'worker', {
-    connectionName: 'bench',
-    lazyConnect: false,
-    retryStrategy: () => 50,
-  });
-  probe.on('error', () => {});
-  while ((await probe.ping().catch(() => null)) !== 'PONG') await sleep(50);
-  probe.disconnect();
-  return { url, child };
-}
 
 async function slowBots(): Promise<{ urls: [string, string]; stop: () => void }> {
   const child = spawn(
@@ -160,7 +134,7 @@ async function main(): Promise<void> {
   await queue.close();
   redis.disconnect();
   queueRedis.disconnect();
-  redisServer.child.kill();
+  redisServer.stop();
   process.exit(0);
 }
 

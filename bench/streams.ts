@@ -11,9 +11,9 @@
  * (heap and RSS growth, after GC, over the 2N streams and long polls).
  */
 
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
@@ -22,8 +22,8 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { startApi } from '../src/service.ts';
-import { redisAnswers } from '../src/store/local-redis.ts';
 import { RedisPullStore } from '../src/store/redis-pull-store.ts';
+import { privateRedis } from './private-redis.ts';
 
 interface Bot {
   readonly id: string;
@@ -207,20 +207,6 @@ async function runClients(): Promise<void> {
   );
   report('opened');
   await new Promise(() => {});
-}
-
-/** A redis-server of the bench's own, on a free port: its CLIENT LIST is this run's alone. */
-async function privateRedis(): Promise<{ url: string; stop(): void }> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((closed) => probe.close(closed));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  while (!(await redisAnswers(url, 200))) await pause(50);
-  return { url, stop: () => child.kill() };
 }
 
 function pct(sorted: readonly number[], p: number): number {
