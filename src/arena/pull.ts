@@ -321,7 +321,11 @@ export async function* botEvents(
       if (events.length === 0) yield 'keep-alive';
       for (const event of events) {
         after = event.id;
-        if (event.type === 'yourTurn' && snapshotTurns.delete(turnKey(JSON.parse(event.data)))) continue;
+        const told =
+          snapshotTurns.size > 0 &&
+          event.type === 'yourTurn' &&
+          snapshotTurns.delete(turnKey(JSON.parse(event.data)));
+        if (told) continue;
         yield event;
       }
     }
