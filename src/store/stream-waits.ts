@@ -44,6 +44,8 @@ export class StreamWaits {
   /** The streams and ids the XREAD in flight waits on; undefined while none is in flight. */
   #blocked: Map<string, string> | undefined;
   #unblocking = false;
+  /** A cut was asked for while an unblock was in flight; it may aim at a newer XREAD. */
+  #cutWanted = false;
   /** The pause before the next try of an unblock that missed; doubles up to 100 ms, back to 1 on success. */
   #retryMs = 1;
   #running = false;
@@ -116,17 +118,28 @@ export class StreamWaits {
 
   /** Cuts the XREAD in flight short, retrying until it went through (or that XREAD answered). */
   #cut(): void {
-    if (this.#unblocking) return;
+    if (this.#unblocking) {
+      this.#cutWanted = true;
+      return;
+    }
     const target = this.#blocked;
     const clientId = this.#clientId;
     if (target === undefined) return;
     this.#unblocking = true;
+    this.#cutWanted = false;
+    // A wait that came while this unblock was in flight may not be covered by the XREAD sent since.
+    const cutNewer = () => {
+      if (!this.#cutWanted) return;
+      this.#cutWanted = false;
+      if (this.#blocked !== undefined && this.#blocked !== target) this.#cut();
+    };
     const retry = () => {
       this.#unblocking = false;
       // Still the same XREAD: the unblock came before Redis blocked on it, or the id was not known.
       // Backing off keeps an outage (every unblock refused at once) from spinning.
       this.#retryMs = Math.min(this.#retryMs * 2, 100);
       if (this.#blocked === target && !this.#closed) setTimeout(() => this.#cut(), this.#retryMs).unref();
+      else cutNewer();
     };
     if (clientId === undefined) {
       retry();
@@ -136,6 +149,7 @@ export class StreamWaits {
       if (unblocked !== 1) return retry();
       this.#unblocking = false;
       this.#retryMs = 1;
+      cutNewer();
     }, retry);
   }
 
