@@ -16,6 +16,17 @@ export {
   play,
   trappingDirections,
 } from './game.ts';
+export {
+  canonicalKey,
+  type Opening,
+  openingById,
+  openingMoves,
+  openingPosition,
+  openings,
+  STANDARD_OPENING,
+  transformPosition,
+  transformSquare,
+} from './openings.ts';
 export { type Color, DEFAULT_RULES, opponent, type RulesOptions, rulesOptions } from './options.ts';
 export { perft, perftBoards } from './perft.ts';
 export {
