@@ -28,7 +28,10 @@ export interface PullRouterDeps {
 /** Aborts when the client goes away, so a long poll or a stream stops waiting at once. */
 function closedSignal(req: Request, res: Response): AbortSignal {
   const controller = new AbortController();
-  res.on('close', () => controller.abort());
+  // Not after an answer: an abort builds a DOMException (a stack trace), paid on every request.
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
   req.on('close', () => {
     if (!res.writableEnded) controller.abort();
   });
