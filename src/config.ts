@@ -61,6 +61,8 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTRATIONS_PER_HOUR: integer(10, 1),
   /** Calls of POST /v1/bots/me/check one bot may make per minute: each one calls its URL. */
   RATE_LIMIT_CHECKS_PER_MINUTE: integer(6, 1),
+  /** Calls of GET /v1/matches/export one bot (else client address) may make per minute: each streams many matches. */
+  RATE_LIMIT_EXPORTS_PER_MINUTE: integer(10, 1),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1000),
   /** Requests a bot token (or the admin token) may make per window. */
   RATE_LIMIT_PER_TOKEN: integer(600, 1),
@@ -144,6 +146,7 @@ export interface Config {
     readonly perIp: number;
     readonly registrationsPerHour: number;
     readonly checksPerMinute: number;
+    readonly exportsPerMinute: number;
   };
   readonly rating: {
     readonly start: number;
@@ -250,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perIp: e.RATE_LIMIT_PER_IP,
       registrationsPerHour: e.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
       checksPerMinute: e.RATE_LIMIT_CHECKS_PER_MINUTE,
+      exportsPerMinute: e.RATE_LIMIT_EXPORTS_PER_MINUTE,
     },
     rating: {
       start: e.ELO_START,

@@ -217,6 +217,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a bot's ended matches as NDJSON
+         * @description Streams one bot's ended matches (`finished` by default), one `Match` document per line
+         *     (`application/x-ndjson`), each exactly as `GET /v1/matches/{matchId}` would answer the same caller:
+         *     a fault in full only for the bot at fault and the admin. Newest first, in the order matches were
+         *     created (the order of `GET /v1/matches`). Matches still queued or running are never exported.
+         *
+         *     **Paging.** At most `limit` matches per answer. When more follow, the answer carries a
+         *     `Link: <…>; rel="next"` header whose URL asks for the next page (the same query with `cursor`
+         *     set); the last page has no `Link` (and may hold no line). The body is written as it is read: if the store fails
+         *     midway, the connection closes without the end of the chunked body, so a cut page never passes
+         *     for a complete one.
+         *
+         *     **Rate limit.** Besides the general limit, at most `RATE_LIMIT_EXPORTS_PER_MINUTE` exports a
+         *     minute per bot token (else per client address); refused requests (`4xx`) do not count.
+         */
+        get: operations["exportBotMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{matchId}": {
         parameters: {
             query?: never;
@@ -233,6 +265,51 @@ export interface paths {
          *     see the full record.
          */
         get: operations["getMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{matchId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a match as GGF or as the arena's JSON record
+         * @description `format=json` (the default) answers the `Match` document, exactly as `GET /v1/matches/{matchId}`
+         *     answers the same caller. `format=ggf` answers the game in the Generic Game Format of the GGS
+         *     Othello server, as `text/plain` (GGF has no registered media type; every GGF reader takes plain
+         *     text), for Othello programs and databases. The GGF record holds only public facts (names,
+         *     ratings, moves, times, the result), the same for every caller:
+         *
+         *     - `GM[Othello]PC[reversi-arena]`, `DT[yyyy.mm.dd_hh:mm:ss.UTC]` (when the match started, else
+         *       when it was created), `PB[…]PW[…]` the bots' names (`\` and `]` escaped with a `\`), `RB[…]RW[…]`
+         *       their ratings before the match (rated matches only), `TY[8]`.
+         *     - `TI[<overage bank>/<per-move limit>/]`: GGF has no per-move limit with a bank, so the bank is
+         *       written as the main time and the per-move limit as the increment (unused time is not carried
+         *       over, unlike a GGS increment).
+         *     - `BO[8 <8 rows of 8, rank 1 first: * black, O white, - empty> <side to move>]`: the start
+         *       position; the side to move is `O` under the arena's default rules (white moves first) and `*`
+         *       when black moves first.
+         *     - Moves in order: `B[d3//0.012]`, `W[c5//0.350]` (square, no evaluation, the time the bot took in
+         *       seconds); a pass (made by the arena) is `B[PA]` or `W[PA]`.
+         *     - `RE[…]` from black's view, once the match has a winner or a completed result: black's count minus
+         *       white's under the match's scoring (`+12.000`, `-4.000`, `0.000`). A win by the other side's fault
+         *       is `+64.000` or `-64.000` with the flag `:t` (a timeout) or `:r` (any other fault, read as a
+         *       resignation). A match still queued or running, a `no-show` and an aborted match have no `RE`.
+         *
+         *     GGF has no single-direction capture variant: such a match answers `409 matches/ggf-unsupported`
+         *     (its `json` export works).
+         */
+        get: operations["exportMatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1502,6 +1579,72 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
+    exportBotMatches: {
+        parameters: {
+            query: {
+                /** @description The bot whose matches to export. */
+                bot: components["schemas"]["BotId"];
+                /** @description The only format of this export. */
+                format?: "ndjson";
+                /** @description Which ended matches. */
+                status?: "finished" | "aborted";
+                /**
+                 * @description Only matches created at or after this time (RFC 3339 with a zone). The pages stop at the first
+                 *     older match, so an export of recent matches reads nothing older.
+                 */
+                since?: string;
+                /** @description Matches per answer. */
+                limit?: number;
+                /** @description Where the page starts; the previous page's `Link` carries it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the bot's ended matches, one `Match` document per line. */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"`: the next page. Absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description An invalid query (`request/invalid`) or a cursor this server did not issue (`request/invalid-cursor`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No bot has that id (`bots/not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many exports (`rate-limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
     getMatch: {
         parameters: {
             query?: never;
@@ -1523,6 +1666,60 @@ export interface operations {
                 };
             };
             404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    exportMatch: {
+        parameters: {
+            query?: {
+                format?: "json" | "ggf";
+            };
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The match, in the format asked for. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                    /** @example (;GM[Othello]PC[reversi-arena]DT[2025.01.31_12:00:00.UTC]PB[greedy-bot]PW[laptop-bot]TI[00:05/00:01/]TY[8]RE[+12.000]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- O]W[e3//0.012]B[f4//0.350]W[PA];) */
+                    "text/plain": string;
+                };
+            };
+            /** @description An invalid match id or an unknown `format` (`request/invalid`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No match has that id (`matches/not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The match's rules have no GGF form (`matches/ggf-unsupported`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };

@@ -20,6 +20,7 @@ import { errorHandler } from './problem.ts';
 import { checkLimiter, type RateLimitStores, rateLimiter, registrationLimiter } from './rate-limit.ts';
 import { requestLog } from './request-log.ts';
 import { botsRouter } from './routes/bots.ts';
+import { exportLimiter, exportRouter } from './routes/export.ts';
 import { gamesRouter } from './routes/games.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
@@ -122,6 +123,15 @@ export function createApp(deps: AppDeps): Express {
       }),
       checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
       present,
+    }),
+  );
+  // Before the matches router: its /v1/matches/:matchId would take /v1/matches/export.
+  app.use(
+    exportRouter({
+      matches,
+      store,
+      present,
+      limiter: exportLimiter(deps.rateLimitStores, config.rateLimit),
     }),
   );
   app.use(matchesRouter(matches, present, { validated: config.validateResponses }));
