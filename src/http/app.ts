@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { BotChecker } from '../arena/bot-check.ts';
@@ -27,6 +26,7 @@ import { matchesRouter } from './routes/matches.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
 import { WEB_PAGES, webRouter } from './routes/web.ts';
+import { securityHeaders } from './security-headers.ts';
 import { loadSpec } from './spec.ts';
 import { unknownRoute } from './unknown-route.ts';
 import { responseValidator } from './validate-responses.ts';
@@ -89,8 +89,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   app.use(httpMetrics(deps.registry));
   app.use(requestLog(logger));
-  // No upgrade-insecure-requests: the arena is often served over plain HTTP (locally, behind a TLS proxy).
-  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(securityHeaders());
   // The web front end's static files are not rate-limited; the API calls its pages make are.
   app.use(webRouter());
   if (config.validateResponses) app.use(responseValidator(spec));

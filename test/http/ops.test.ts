@@ -67,6 +67,15 @@ describe('every answer', () => {
     expect(res.headers['content-security-policy']).toBeDefined();
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
+
+  it('under /v1/ carries the headers that matter to JSON and event streams, not the HTML ones', async () => {
+    const res = await request(h.app).get('/v1/leaderboard');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    expect(res.headers['x-xss-protection']).toBeUndefined();
+    expect(res.headers['origin-agent-cluster']).toBeUndefined();
+  });
 });
 
 describe('rate limits', () => {
