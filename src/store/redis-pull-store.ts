@@ -12,7 +12,7 @@ import type {
   PullStore,
   SubmitOutcome,
 } from './pull-store.ts';
-import { type StreamEntry, StreamWaits } from './stream-waits.ts';
+import { type StreamEntry, StreamWaits, type WaitHandle } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
 const TTL_SECONDS = 24 * 3600;
@@ -211,22 +211,27 @@ export class RedisPullStore implements PullStore {
    * wait in progress with `[]`.
    */
   openReader(signal: AbortSignal): BotEventReader {
-    const closed = new AbortController();
-    const ended = AbortSignal.any([signal, closed.signal]);
+    // No signal of its own: thousands of readers are open at once, and a handle costs less.
+    let closed = false;
+    const waiting: WaitHandle = {};
+    const ended = () => closed || signal.aborted;
     return {
       read: async (botId, afterId, waitMs) => {
-        if (ended.aborted) return [];
+        if (ended()) return [];
         const stream = this.#keys.botEvents(botId);
-        if (waitMs > 0) return toEvents(await this.#events.wait(stream, afterId, waitMs, ended));
+        if (waitMs > 0) return toEvents(await this.#events.wait(stream, afterId, waitMs, signal, waiting));
         try {
           const reply = await this.#redis.xread('COUNT', EVENTS_PER_READ, 'STREAMS', stream, afterId);
           return toEvents(reply?.[0]?.[1] ?? []);
         } catch (error) {
-          if (ended.aborted) return [];
+          if (ended()) return [];
           throw error;
         }
       },
-      close: () => closed.abort(),
+      close: () => {
+        closed = true;
+        waiting.cancel?.();
+      },
     };
   }
 

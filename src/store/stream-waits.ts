@@ -3,6 +3,11 @@ import type { Redis } from 'ioredis';
 /** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
 export type StreamEntry = [id: string, fields: string[]];
 
+/** Lets its holder end the wait it was given to, while that wait lasts. */
+export interface WaitHandle {
+  cancel?: () => void;
+}
+
 interface Waiter {
   readonly afterId: string;
   readonly done: (entries: StreamEntry[]) => void;
@@ -64,9 +69,16 @@ export class StreamWaits {
 
   /**
    * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
-   * passes or `signal` aborts first. Entries already there answer at once.
+   * passes or `signal` aborts first. Entries already there answer at once. `handle.cancel`, while
+   * the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
    */
-  wait(key: string, afterId: string, timeoutMs: number, signal: AbortSignal): Promise<StreamEntry[]> {
+  wait(
+    key: string,
+    afterId: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+    handle?: WaitHandle,
+  ): Promise<StreamEntry[]> {
     if (this.#closed || signal.aborted) return Promise.resolve([]);
     return new Promise((resolve) => {
       let waiters = this.#waiters.get(key);
@@ -76,6 +88,7 @@ export class StreamWaits {
       }
       const mine = waiters;
       const finish = (entries: StreamEntry[]) => {
+        if (handle?.cancel === cancel) handle.cancel = undefined;
         clearTimeout(timer);
         signal.removeEventListener('abort', cancel);
         mine.delete(waiter);
@@ -86,6 +99,7 @@ export class StreamWaits {
       const waiter: Waiter = { afterId, done: finish };
       const timer = setTimeout(cancel, timeoutMs);
       signal.addEventListener('abort', cancel, { once: true });
+      if (handle) handle.cancel = cancel;
       mine.add(waiter);
       this.#changed(key, afterId);
     });
