@@ -117,27 +117,45 @@ export class PullService {
     closed: AbortSignal,
     closing?: AbortSignal,
   ): Promise<MatchState> {
-    const first = await this.view(principal, matchId);
-    let { state } = first;
-    const { viewer } = first;
+    const { state, viewer } = await this.view(principal, matchId);
     if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null || closing?.aborted) return state;
     const ready = (s: MatchState) => s.toMove === null || (s.toMove === viewer && s.deadline !== null);
     if (ready(state)) return state;
-    const lease = await this.holdStream(principal.botId, waitMs + LEASE_MARGIN_MS);
+    // Not awaited: this frame, and the state it read, are not held for the whole wait.
+    return this.waitForTurn(principal.botId, matchId, waitMs, ready, closed, closing);
+  }
+
+  /**
+   * The long poll's wait. Only a state that is ready is kept in a variable: thousands of waits are
+   * open at once, each holding what its frame holds until it answers.
+   */
+  private async waitForTurn(
+    botId: string,
+    matchId: string,
+    waitMs: number,
+    ready: (s: MatchState) => boolean,
+    closed: AbortSignal,
+    closing: AbortSignal | undefined,
+  ): Promise<MatchState> {
+    const principal: Principal = { kind: 'bot', botId };
+    const readyState = async () => {
+      const state = await this.state(principal, matchId);
+      return ready(state) ? state : null;
+    };
+    const lease = await this.holdStream(botId, waitMs + LEASE_MARGIN_MS);
     // Either signal ends the wait at once; the answer is then the state as it stands.
     const reader = this.deps.pull.openReader(closing ? AbortSignal.any([closed, closing]) : closed);
     try {
-      let lastId = await this.deps.pull.lastEventId(principal.botId);
+      let lastId = await this.deps.pull.lastEventId(botId);
       const until = performance.now() + waitMs;
-      state = await this.state(principal, matchId);
-      while (!ready(state) && !closed.aborted && !closing?.aborted) {
+      for (;;) {
+        const state = await readyState();
+        if (state !== null) return state;
         const left = Math.floor(until - performance.now());
-        if (left <= 0) break;
-        const events = await reader.read(principal.botId, lastId, left);
+        if (left <= 0 || closed.aborted || closing?.aborted) return await this.state(principal, matchId);
+        const events = await reader.read(botId, lastId, left);
         lastId = events.at(-1)?.id ?? lastId;
-        state = await this.state(principal, matchId);
       }
-      return state;
     } finally {
       reader.close();
       await lease.release();
@@ -303,16 +321,7 @@ export async function* botEvents(
     await deps.pull.markOnline(botId, onlineSeconds);
     // A turn opened between fixing `after` and reading the snapshot is in both: sent once.
     const snapshotTurns = new Set<string>();
-    if (start.snapshot) {
-      const running = await deps.store.listMatches({ botId, status: 'running', limit: 100 });
-      for (const match of running.items) {
-        const state = await service.state({ kind: 'bot', botId }, match.id);
-        if (state.toMove === state.you && state.deadline !== null) {
-          snapshotTurns.add(turnKey(state));
-          yield { type: 'yourTurn', data: JSON.stringify(state) };
-        }
-      }
-    }
+    if (start.snapshot) yield* snapshotOfTurns(service, deps, botId, snapshotTurns);
     while (!closed.aborted) {
       const events = await reader.read(botId, after, keepAliveMs);
       if (closed.aborted) break;
@@ -334,6 +343,26 @@ export async function* botEvents(
   } finally {
     reader.close();
     await lease.release();
+  }
+}
+
+/**
+ * A `yourTurn` for each of the bot's running matches waiting on it now, each noted in `told`. A
+ * generator of its own, so the states it reads are not held by the stream's frame for its life.
+ */
+async function* snapshotOfTurns(
+  service: PullService,
+  deps: { readonly store: ArenaStore },
+  botId: string,
+  told: Set<string>,
+): AsyncGenerator<StreamItem> {
+  const running = await deps.store.listMatches({ botId, status: 'running', limit: 100 });
+  for (const match of running.items) {
+    const state = await service.state({ kind: 'bot', botId }, match.id);
+    if (state.toMove === state.you && state.deadline !== null) {
+      told.add(turnKey(state));
+      yield { type: 'yourTurn', data: JSON.stringify(state) };
+    }
   }
 }
 
