@@ -107,22 +107,21 @@ export class PullService {
   /**
    * Long-polls: answers as soon as it is the caller's turn (its deadline set) or the match is over,
    * else at `waitMs` with the current state. Waits on the caller's event stream, never by polling.
-   * `closed` aborts when the caller went away; `closing` when the arena shuts down, which answers
-   * at once with the current state rather than holding the shutdown for the rest of the wait.
+   * `stop` aborts when the caller went away or the arena shuts down; either answers at once with
+   * the current state rather than holding the shutdown for the rest of the wait.
    */
   async awaitTurn(
     principal: Principal | null,
     matchId: string,
     waitMs: number,
-    closed: AbortSignal,
-    closing?: AbortSignal,
+    stop: AbortSignal,
   ): Promise<MatchState> {
     const { state, viewer } = await this.view(principal, matchId);
-    if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null || closing?.aborted) return state;
+    if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null || stop.aborted) return state;
     const ready = (s: MatchState) => s.toMove === null || (s.toMove === viewer && s.deadline !== null);
     if (ready(state)) return state;
     // Not awaited: this frame, and the state it read, are not held for the whole wait.
-    return this.waitForTurn(principal.botId, matchId, waitMs, ready, closed, closing);
+    return this.waitForTurn(principal.botId, matchId, waitMs, ready, stop);
   }
 
   /**
@@ -134,8 +133,7 @@ export class PullService {
     matchId: string,
     waitMs: number,
     ready: (s: MatchState) => boolean,
-    closed: AbortSignal,
-    closing: AbortSignal | undefined,
+    stop: AbortSignal,
   ): Promise<MatchState> {
     const principal: Principal = { kind: 'bot', botId };
     const readyState = async () => {
@@ -143,8 +141,8 @@ export class PullService {
       return ready(state) ? state : null;
     };
     const lease = await this.holdStream(botId, waitMs + LEASE_MARGIN_MS);
-    // Either signal ends the wait at once; the answer is then the state as it stands.
-    const reader = this.deps.pull.openReader(closing ? AbortSignal.any([closed, closing]) : closed);
+    // `stop` ends the wait at once; the answer is then the state as it stands.
+    const reader = this.deps.pull.openReader(stop);
     try {
       let lastId = await this.deps.pull.lastEventId(botId);
       const until = performance.now() + waitMs;
@@ -152,7 +150,7 @@ export class PullService {
         const state = await readyState();
         if (state !== null) return state;
         const left = Math.floor(until - performance.now());
-        if (left <= 0 || closed.aborted || closing?.aborted) return await this.state(principal, matchId);
+        if (left <= 0 || stop.aborted) return await this.state(principal, matchId);
         const events = await reader.read(botId, lastId, left);
         lastId = events.at(-1)?.id ?? lastId;
       }
@@ -218,6 +216,10 @@ export class PullService {
     // No worker plays a queued match yet: no turn is open, no clock runs.
     if (match.status === 'queued') {
       throw new ConflictError('matches/not-your-turn', 'The match has not started yet.');
+    }
+    // The arena plays the opening's plies itself; no bot is asked before they are recorded.
+    if (moves.length < game.openingActions(options).length) {
+      throw new ConflictError('matches/not-your-turn', 'The arena is still playing the opening.');
     }
     const { position } = replay(match.rules, moves, game);
     if (game.toMove(position) !== color || game.legalActions(position).length === 0) {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Server, ServerResponse } from 'node:http';
 import type { Application } from 'express';
 
@@ -20,7 +21,12 @@ export function closingSignal(app: Application): AbortSignal {
 
 function closingController(app: Application): AbortController {
   const locals = app.locals as unknown as Record<symbol, AbortController | undefined>;
-  locals[CLOSING] ??= new AbortController();
+  if (locals[CLOSING] === undefined) {
+    const controller = new AbortController();
+    // Every open stream and long poll listens to it: thousands are no leak.
+    setMaxListeners(0, controller.signal);
+    locals[CLOSING] = controller;
+  }
   return locals[CLOSING];
 }
 
