@@ -87,8 +87,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.use(httpMetrics(deps.registry));
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, httpMetrics(deps.registry)));
   app.use(securityHeaders());
   // The web front end's static files are not rate-limited; the API calls its pages make are.
   app.use(webRouter());

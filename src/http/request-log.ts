@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../arena/principal.ts';
 import { principalOf } from './auth.ts';
+import type { RequestObserver } from './metrics.ts';
 
 /** Who made a request, for the log: never a token, only what it was verified to be. */
 function principalLabel(principal: Principal | null): string {
@@ -23,20 +24,24 @@ function routeOf(req: Request): string {
  * One short log line per request, when its answer is sent or the client goes away: method, route,
  * status, milliseconds and principal, as fields and as the message
  * (`GET /v1/bots/:botId 200 3ms anonymous`). No headers, no bodies. 5xx answers log at `error`.
+ * Each answer sent in full is also handed to `observe` (the latency metric).
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, observe: RequestObserver): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     let logged = false;
     const log = () => {
       if (logged) return;
       logged = true;
+      const elapsedMs = performance.now() - started;
+      // Answers sent in full are measured; a client that left is only logged.
+      if (res.writableFinished) observe(req, res, elapsedMs / 1000);
       const line = {
         method: req.method,
         route: routeOf(req),
         // A client that left before the answer was complete: nginx's 499.
         status: res.writableFinished ? res.statusCode : 499,
-        ms: Math.round(performance.now() - started),
+        ms: Math.round(elapsedMs),
         principal: principalLabel(principalOf(res)),
       };
       const level = line.status >= 500 ? 'error' : 'info';

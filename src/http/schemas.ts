@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { components, operations } from '../contract/index.ts';
 import { type Exact, tied } from '../contract/tied.ts';
 import { ID_PATTERN } from '../ids.ts';
-import { DIRECTIONS } from '../reversi/index.ts';
+import { DIRECTIONS, openingById } from '../reversi/index.ts';
 
 /**
  * Request schemas, parsed once at the edge. Each is tied to the type openapi-typescript generates
@@ -76,6 +76,15 @@ export const rulesInput = z.strictObject({
   scoring: z.enum(['discs', 'empties-to-winner']).optional(),
   timeLimitMs: z.number().int().min(1).optional(),
   overageMs: z.number().int().min(0).optional(),
+  // Whether the opening can be played under the other options is the game's to say (resolveRules).
+  opening: z
+    .string()
+    .max(64)
+    .refine(
+      (id) => openingById(id) !== undefined,
+      'must be "standard" or the id of a balanced opening (openings in GET /v1/games/reversi)',
+    )
+    .optional(),
 });
 tied<Exact<z.input<typeof rulesInput>, Schemas['RulesOptionsInput']>>();
 

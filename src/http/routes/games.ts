@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { ARENA_GAME, defaultRules, ratedRules } from '../../arena/matches.ts';
+import { ARENA_GAME, ARENA_OPENINGS, defaultRules, ratedRules } from '../../arena/matches.ts';
 import type { Config } from '../../config.ts';
 import type { components } from '../../contract/index.ts';
 import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game-description.ts';
@@ -21,6 +21,7 @@ export function gamesRouter(spec: OpenApiSpec, limits: Config['limits']): Router
     defaultRules: defaultRules(limits),
     ratedRules: ratedRules(limits),
     limits: { timeLimitMs: { ...limits.timeLimitMs }, overageMs: { ...limits.overageMs } },
+    openings: ARENA_OPENINGS.map(({ id, moves, meanScore }) => ({ id, moves: [...moves], meanScore })),
     stateSchema: standaloneSchema(spec, 'BotState'),
     actionSchema: standaloneSchema(spec, 'BotAction'),
     example: { state: stateExample, action: { action: stateExample.legalMoves[0] ?? 'e3' } },

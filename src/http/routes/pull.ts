@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import { requireBot } from '../../arena/principal.ts';
 import { botEvents, LEASE_MARGIN_MS, type PullService } from '../../arena/pull.ts';
 import type { BotEventStore } from '../../store/pull-store.ts';
@@ -29,17 +29,15 @@ export interface PullRouterDeps {
  * Aborts when the client goes away or the arena closes (`closing`), so a long poll or a stream
  * stops waiting at once. One signal, not `AbortSignal.any` of two: thousands are open at once.
  */
-function stopSignal(req: Request, res: Response, closing: AbortSignal): AbortSignal {
+function stopSignal(res: Response, closing: AbortSignal): AbortSignal {
   const controller = new AbortController();
   const abort = () => controller.abort();
   closing.addEventListener('abort', abort, { once: true });
-  // Not after an answer: an abort builds a DOMException (a stack trace), paid on every request.
+  // A response closes when it is answered or when its connection drops first (then only it
+  // aborts: an abort builds a DOMException, a stack trace, which every answer would pay).
   res.on('close', () => {
     closing.removeEventListener('abort', abort);
     if (!res.writableFinished) controller.abort();
-  });
-  req.on('close', () => {
-    if (!res.writableEnded) controller.abort();
   });
   return controller.signal;
 }
@@ -63,7 +61,7 @@ export function pullRouter(deps: PullRouterDeps): Router {
   router.get('/v1/matches/:matchId/state', async (req, res) => {
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const { waitMs } = parse(matchStateQuery, req.query, 'query');
-    const stop = stopSignal(req, res, closingSignal(req.app));
+    const stop = stopSignal(res, closingSignal(req.app));
     res.json(await deps.service.awaitTurn(principalOf(res), matchId, waitMs, stop));
   });
 
@@ -110,7 +108,7 @@ export function pullRouter(deps: PullRouterDeps): Router {
     res.writeHead(200, STREAM_HEADERS);
     res.write(`retry: ${RECONNECT_MS}\n\n`);
     if (held) {
-      const stop = stopSignal(req, res, closing);
+      const stop = stopSignal(res, closing);
       const events = botEvents(deps.service, deps, botId, held.start, stop, deps.keepAliveMs, held.lease);
       for await (const item of events) {
         if (item === 'keep-alive') res.write(': keep-alive\n\n');
