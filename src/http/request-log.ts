@@ -47,8 +47,9 @@ export function requestLog(logger: Logger, observe: RequestObserver): RequestHan
       const level = line.status >= 500 ? 'error' : 'info';
       logger[level](line, `${line.method} ${line.route} ${line.status} ${line.ms}ms ${line.principal}`);
     };
-    res.once('finish', log);
-    res.once('close', log);
+    // `on`, not `once`: `log` runs once by itself, and each `once` wrapper is held per open stream.
+    res.on('finish', log);
+    res.on('close', log);
     next();
   };
 }
