@@ -32,6 +32,13 @@ const envSchema = z.object({
   MATCHMAKING_HOUSE_VS_HOUSE: flag.default(false),
   /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
   MATCHMAKING_PAUSE_AFTER_FAULTS: integer(3, 0),
+  /**
+   * `balanced`: each pairing is a paired game, two rated matches from one balanced opening drawn at
+   * random, colours swapped, so neither bot gains from its colour or from the opening (needs
+   * MATCHMAKING_MAX_CONCURRENT_PER_BOT and MATCHMAKING_MAX_NEW_MATCHES of 2 or more). `standard`:
+   * one match a pairing, from the start position.
+   */
+  MATCHMAKING_OPENINGS: z.enum(['balanced', 'standard']).default('balanced'),
   /** How often the Bradley–Terry ratings are recomputed. */
   STRENGTH_INTERVAL_MS: integer(60_000, 100),
   /** Register the house bots (random, greedy, two alpha-betas) at start. */
@@ -97,6 +104,11 @@ const envSchema = z.object({
    * rating changes. 0 reads Redis on every request.
    */
   LEADERBOARD_CACHE_MS: integer(1000, 0),
+  /**
+   * How long a spectator's (anonymous) view of a match's state may be served from memory. Players
+   * and the admin always read Redis; a spectator's view is at most this stale. 0 is off.
+   */
+  SPECTATOR_STATE_CACHE_MS: integer(250, 0),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -124,6 +136,8 @@ export interface Config {
     readonly farProbability: number;
     readonly houseVsHouse: boolean;
     readonly pauseAfterFaults: number;
+    /** `balanced`: paired games from a random balanced opening; `standard`: single matches from the start. */
+    readonly openings: 'balanced' | 'standard';
   };
   readonly strengthIntervalMs: number;
   readonly houseBots: boolean;
@@ -168,6 +182,7 @@ export interface Config {
   readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   readonly validateResponses: boolean;
   readonly leaderboardCacheMs: number;
+  readonly spectatorStateCacheMs: number;
 }
 
 /** A configuration problem found at start-up; the message names every bad variable. */
@@ -202,6 +217,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (overage.default > overage.max) {
     throw new ConfigError('Invalid configuration: need OVERAGE_MS_DEFAULT <= OVERAGE_MS_MAX');
   }
+  if (
+    e.MATCHMAKING_OPENINGS === 'balanced' &&
+    (e.MATCHMAKING_MAX_CONCURRENT_PER_BOT < 2 || e.MATCHMAKING_MAX_NEW_MATCHES < 2)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: MATCHMAKING_OPENINGS=balanced makes two matches a pairing: need MATCHMAKING_MAX_CONCURRENT_PER_BOT >= 2 and MATCHMAKING_MAX_NEW_MATCHES >= 2 (or MATCHMAKING_OPENINGS=standard)',
+    );
+  }
   const rated = { timeLimitMs: e.RATED_TIME_LIMIT_MS, overageMs: e.RATED_OVERAGE_MS };
   if (
     rated.timeLimitMs < timeLimit.min ||
@@ -232,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       farProbability: e.MATCHMAKING_FAR_PROBABILITY,
       houseVsHouse: e.MATCHMAKING_HOUSE_VS_HOUSE,
       pauseAfterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
+      openings: e.MATCHMAKING_OPENINGS,
     },
     strengthIntervalMs: e.STRENGTH_INTERVAL_MS,
     houseBots: e.HOUSE_BOTS,
@@ -275,5 +299,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     validateResponses: e.OPENAPI_VALIDATE_RESPONSES,
     leaderboardCacheMs: e.LEADERBOARD_CACHE_MS,
+    spectatorStateCacheMs: e.SPECTATOR_STATE_CACHE_MS,
   });
 }

@@ -5,12 +5,15 @@ import { BotChecker } from '../arena/bot-check.ts';
 import { BotService } from '../arena/bots.ts';
 import { MatchService } from '../arena/matches.ts';
 import { PullService } from '../arena/pull.ts';
+import { RoundMaker } from '../arena/tournament-rounds.ts';
+import { TournamentService } from '../arena/tournaments.ts';
 import type { BotClient } from '../bot-client/index.ts';
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import type { PullStore } from '../store/pull-store.ts';
 import type { ArenaStore } from '../store/store.ts';
+import type { TournamentStore } from '../store/tournament-store.ts';
 import { identify, refuseBadCredentials } from './auth.ts';
 import { jsonBodies } from './body-limit.ts';
 import { httpMetrics } from './metrics.ts';
@@ -25,6 +28,7 @@ import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
+import { tournamentsRouter } from './routes/tournaments.ts';
 import { WEB_PAGES, webRouter } from './routes/web.ts';
 import { securityHeaders } from './security-headers.ts';
 import { loadSpec } from './spec.ts';
@@ -37,6 +41,7 @@ const JSON_BODY_LIMIT_BYTES = 16 * 1024;
 export interface AppDeps {
   readonly config: Config;
   readonly store: ArenaStore;
+  readonly tournaments: TournamentStore;
   readonly queue: MatchQueue;
   /** Pull mode's turns and bots' event streams. */
   readonly pull: PullStore;
@@ -56,7 +61,7 @@ export interface AppDeps {
  * tests drive the app directly with supertest.
  *
  * @example
- * const app = createApp({ config, store, queue, pull, rateLimitStores, clock: systemClock, random: randomBytes, logger, registry, botClient });
+ * const app = createApp({ config, store, tournaments, queue, pull, rateLimitStores, clock: systemClock, random: randomBytes, logger, registry, botClient });
  * app.listen(config.port);
  */
 export function createApp(deps: AppDeps): Express {
@@ -78,6 +83,21 @@ export function createApp(deps: AppDeps): Express {
     limits: config.limits,
     onEnqueueFailure: (matchId, error) =>
       logger.warn({ err: error, matchId }, 'match stored but not queued yet'),
+  });
+
+  const tournaments = new TournamentService({
+    store,
+    tournaments: deps.tournaments,
+    rounds: new RoundMaker({
+      queue: deps.queue,
+      clock: deps.clock,
+      random: deps.random,
+      onEnqueueFailure: (matchId, error) =>
+        logger.warn({ err: error, matchId }, 'tournament match stored but not queued yet'),
+    }),
+    clock: deps.clock,
+    random: deps.random,
+    limits: config.limits,
   });
 
   const { pull } = deps;
@@ -108,7 +128,17 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(refuseBadCredentials);
   app.use(gamesRouter(spec, config.limits));
-  app.use(pullRouter({ service: pullService, store, pull, present, keepAliveMs: config.sseKeepAliveMs }));
+  app.use(
+    pullRouter({
+      service: pullService,
+      store,
+      pull,
+      present,
+      keepAliveMs: config.sseKeepAliveMs,
+      spectatorCacheMs: config.spectatorStateCacheMs,
+      validated: config.validateResponses,
+    }),
+  );
   app.use(
     botsRouter({
       bots,
@@ -139,6 +169,7 @@ export function createApp(deps: AppDeps): Express {
       validated: config.validateResponses,
     }),
   );
+  app.use(tournamentsRouter(tournaments));
   app.use(unknownRoute(spec, WEB_PAGES));
   app.use(
     errorHandler({

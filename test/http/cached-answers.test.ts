@@ -1,5 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerBot } from '../support/api.ts';
+import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -27,5 +29,30 @@ describe('GET /v1/leaderboard from memory', () => {
     expect(cached.body.total).toBe(0);
     const fresh = await request(h.app).get('/v1/leaderboard?limit=6').expect(200);
     expect(fresh.body.total).toBe(1);
+  });
+});
+
+describe('GET /v1/matches/{id}/state for spectators from memory', () => {
+  let cached: Harness;
+  beforeAll(async () => {
+    cached = await createHarness({ OPENAPI_VALIDATE_RESPONSES: 'false', SPECTATOR_STATE_CACHE_MS: '60000' });
+  });
+  afterAll(() => cached.close());
+
+  it('serves spectators one read per SPECTATOR_STATE_CACHE_MS, and players their own fresh view', async () => {
+    const black = await registerBot(cached, { name: 'watched-black' });
+    const white = await registerBot(cached, { name: 'watched-white' });
+    const id = await createMatch(cached, black.id, white.id);
+    const before = await request(cached.app).get(`/v1/matches/${id}/state`).expect(200);
+    expect(before.body.status).toBe('queued');
+    await cached.store.startMatch(id, Date.now());
+    const spectator = await request(cached.app).get(`/v1/matches/${id}/state`).expect(200);
+    expect(spectator.text).toBe(before.text);
+    expect(spectator.headers.etag).toBe(before.headers.etag);
+    const player = await request(cached.app)
+      .get(`/v1/matches/${id}/state`)
+      .set('Authorization', `Bearer ${black.token}`)
+      .expect(200);
+    expect(player.body.status).toBe('running');
   });
 });

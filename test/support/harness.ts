@@ -44,6 +44,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     HOUSE_BOTS: 'false',
     // Tests read the leaderboard right after a match: no staleness.
     LEADERBOARD_CACHE_MS: '0',
+    SPECTATOR_STATE_CACHE_MS: '0',
     ...env,
   });
   const api = await startApi(config, pino({ level: config.logLevel }), () => false);

@@ -3,6 +3,7 @@ import { requireBot } from '../../arena/principal.ts';
 import { botEvents, LEASE_MARGIN_MS, type PullService } from '../../arena/pull.ts';
 import type { BotEventStore } from '../../store/pull-store.ts';
 import type { ArenaStore } from '../../store/store.ts';
+import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
@@ -23,7 +24,14 @@ export interface PullRouterDeps {
   readonly pull: BotEventStore;
   readonly present: Presenter;
   readonly keepAliveMs: number;
+  /** How long a spectator's view of a match's state is served from memory (0: never). */
+  readonly spectatorCacheMs: number;
+  /** Responses are validated against openapi.yaml: cached answers go through `res.json` too. */
+  readonly validated: boolean;
 }
+
+/** The matches whose spectator view is kept at once; past it, the least recently read go. */
+const CACHED_SPECTATOR_STATES = 1000;
 
 /**
  * Aborts when the client goes away or the arena closes (`closing`), so a long poll or a stream
@@ -58,9 +66,27 @@ const STREAM_HEADERS = {
 export function pullRouter(deps: PullRouterDeps): Router {
   const router = Router();
 
+  // Spectators all see the same view, and many may watch one match: they share one read of it per
+  // `spectatorCacheMs`. A player (or the admin) reads its own writes, from Redis every time.
+  const spectated =
+    deps.spectatorCacheMs > 0
+      ? new AnswerCache({
+          ttlMs: deps.spectatorCacheMs,
+          maxEntries: CACHED_SPECTATOR_STATES,
+          shareLoads: true,
+        })
+      : null;
   router.get('/v1/matches/:matchId/state', async (req, res) => {
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const { waitMs } = parse(matchStateQuery, req.query, 'query');
+    if (spectated !== null && principalOf(res) === null) {
+      const answer = await spectated.get(matchId, async () => ({
+        value: await deps.service.state(null, matchId),
+        keep: true,
+      }));
+      sendJson(res, answer, deps.validated);
+      return;
+    }
     const stop = stopSignal(res, closingSignal(req.app));
     res.json(await deps.service.awaitTurn(principalOf(res), matchId, waitMs, stop));
   });
