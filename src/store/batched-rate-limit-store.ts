@@ -103,7 +103,8 @@ export interface BatchedRateLimitStoreOptions {
  *   most `localShare × limit` hits of a window here, and every other hit at Redis.
  * - Windows open where the exact store opens them (a request asked at Redis on a missing key);
  *   hits carried to a window that has ended in Redis are dropped with it, never opening a new one.
- * - Hits counted here and not yet sent are lost when the process stops (at most `flushMs` of them).
+ * - Hits counted here and not yet sent are sent by `shutdown()` (the API's close calls it); a batch
+ *   whose call timed out is not sent again (it may have been counted), so it is lost instead.
  *
  * @example
  * const store = new BatchedRateLimitStore({ redis, prefix: 'arena:rate:', limitOf: () => 600 });
@@ -215,7 +216,8 @@ export class BatchedRateLimitStore implements Store {
   /**
    * Sends the hits counted since the last flush and reads the totals back, in one script call per
    * 500 keys; the timer calls it `flushMs` after a hit. After a failure the hits wait for the
-   * client's next request, which is asked at Redis and carries them.
+   * client's next request, which is asked at Redis and carries them; after a timeout they are
+   * dropped (the call may have counted them).
    */
   async flush(): Promise<void> {
     this.forgetEnded(this.clock.now());
@@ -257,9 +259,12 @@ export class BatchedRateLimitStore implements Store {
     try {
       replies = await this.countHits(...args);
     } catch (error) {
+      // A call that timed out may yet run in Redis: its hits are not sent again, so a client is
+      // never counted twice (a lost batch undercounts once; an overcount would refuse it).
+      const mayHaveRun = isTimeout(error);
       batch.forEach(({ window, opening }, i) => {
         window.sending -= carried[i]! + opening;
-        window.unsent += carried[i]!;
+        if (!mayHaveRun) window.unsent += carried[i]!;
         window.readAt = Number.NEGATIVE_INFINITY;
       });
       throw error;
@@ -288,4 +293,9 @@ export class BatchedRateLimitStore implements Store {
       if (now >= window.endsAt && window.sending === 0 && !this.due.has(key)) this.windows.delete(key);
     }
   }
+}
+
+/** ioredis' `commandTimeout` error: the command was sent, and Redis may still run it. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Command timed out';
 }

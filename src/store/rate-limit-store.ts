@@ -55,14 +55,29 @@ function scriptSafeSender(redis: Redis) {
  * rateLimit({ store: rateLimitStore('registrations'), … });
  * rateLimit({ store: rateLimitStore('requests', { limitOf: () => 600 }), … });
  */
-export function redisRateLimitStores(
-  redis: Redis,
-  prefix: string,
-): (limiter: RateLimiter, batching?: RateLimitBatching) => Store {
+export function redisRateLimitStores(redis: Redis, prefix: string): RedisRateLimitStores {
   const keys = storeKeys(prefix);
   const sendCommand = scriptSafeSender(redis);
-  return (limiter, batching) =>
-    batching === undefined
-      ? new RateLimitRedisStore({ sendCommand, prefix: keys.rateLimit(limiter) })
-      : new BatchedRateLimitStore({ redis, prefix: keys.rateLimit(limiter), limitOf: batching.limitOf });
+  const batched: BatchedRateLimitStore[] = [];
+  const make = (limiter: RateLimiter, batching?: RateLimitBatching): Store => {
+    if (batching === undefined)
+      return new RateLimitRedisStore({ sendCommand, prefix: keys.rateLimit(limiter) });
+    const store = new BatchedRateLimitStore({
+      redis,
+      prefix: keys.rateLimit(limiter),
+      limitOf: batching.limitOf,
+    });
+    batched.push(store);
+    return store;
+  };
+  return Object.assign(make, {
+    shutdown: async () => {
+      await Promise.all(batched.map((store) => store.shutdown()));
+    },
+  });
 }
+
+/** The limiters' stores, and `shutdown`: sends the hits the batched ones hold, before Redis closes. */
+export type RedisRateLimitStores = ((limiter: RateLimiter, batching?: RateLimitBatching) => Store) & {
+  shutdown(): Promise<void>;
+};

@@ -3,7 +3,9 @@ import type { Options } from 'express-rate-limit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchedRateLimitStore } from '../../src/store/batched-rate-limit-store.ts';
+import { storeKeys } from '../../src/store/keys.ts';
 import { deleteKeysUnder } from '../../src/store/maintenance.ts';
+import { redisRateLimitStores } from '../../src/store/rate-limit-store.ts';
 import { REDIS_URL } from '../support/harness.ts';
 
 const WINDOW_MS = 60_000;
@@ -112,6 +114,51 @@ describe('the batched rate-limit store', () => {
       expect(await redis.exists(counter('ended', 'c'))).toBe(0);
       expect((await store.increment('c')).totalHits).toBe(1);
       expect(await redis.pttl(counter('ended', 'c'))).toBeGreaterThan(WINDOW_MS - 5_000);
+    });
+  });
+
+  describe('at shutdown', () => {
+    it('sends the hits counted here and not sent yet', async () => {
+      const stores = redisRateLimitStores(redis, `${prefix}:stores`);
+      const store = stores('requests', { limitOf: () => 100 }) as BatchedRateLimitStore;
+      store.init({ windowMs: WINDOW_MS } as Options);
+      await hits(store, 'c', 5);
+      const key = `${storeKeys(`${prefix}:stores`).rateLimit('requests')}c`;
+      expect(Number(await redis.get(key))).toBe(1);
+      await stores.shutdown();
+      expect(Number(await redis.get(key))).toBe(5);
+    });
+  });
+
+  describe('when Redis is slow', () => {
+    it('does not send again the hits of a batch whose call timed out: Redis may have counted them', async () => {
+      const slow = new Redis(REDIS_URL, { commandTimeout: 100 });
+      const blocker = new Redis(REDIS_URL);
+      try {
+        const store = new BatchedRateLimitStore({
+          redis: slow,
+          prefix: `${prefix}:rate:slow:`,
+          limitOf: () => 100,
+          flushMs: FLUSH_MS,
+        });
+        store.init({ windowMs: WINDOW_MS } as Options);
+        await hits(store, 'c', 10);
+        // Redis busy for 400 ms: the flush's call waits behind it, times out here, then runs there.
+        const busy = blocker.eval(
+          "local t = redis.call('TIME'); local s = t[1] * 1000000 + t[2]; repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] - s > 400000; return 1",
+          0,
+        );
+        await new Promise((settle) => setTimeout(settle, 20));
+        await store.flush();
+        await busy;
+        expect(Number(await redis.get(counter('slow', 'c')))).toBe(10);
+        await store.flush();
+        expect((await store.increment('c')).totalHits).toBe(11);
+        expect(Number(await redis.get(counter('slow', 'c')))).toBe(11);
+      } finally {
+        slow.disconnect();
+        blocker.disconnect();
+      }
     });
   });
 
