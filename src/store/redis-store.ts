@@ -31,7 +31,7 @@ import {
   START_MATCH,
   UPDATE_BOT,
 } from './lua-scripts.ts';
-import { decodeMoves, encodeMove } from './move-codec.ts';
+import { decodeMoves, encodeMove, UnencodableMoveError } from './move-codec.ts';
 import {
   activeBots,
   activeMatchCounts,
@@ -342,7 +342,16 @@ export class RedisStore implements ArenaStore {
       const listed = (await this.redis.lrange(k.moves(id), 0, -1)).map(
         (move) => JSON.parse(move) as MoveRecord,
       );
-      await this.scripts.packMoves(k.moves(id), listed.length, Buffer.concat(listed.map(encodeMove)));
+      let packed: Buffer;
+      try {
+        packed = Buffer.concat(listed.map(encodeMove));
+      } catch (error) {
+        // A move the compact form cannot hold (say, a fractional latency) is served as stored,
+        // and the list left as it is, rather than the whole match failing to read.
+        if (error instanceof UnencodableMoveError) return listed;
+        throw error;
+      }
+      await this.scripts.packMoves(k.moves(id), listed.length, packed);
       return listed;
     }
     if (packed === null || packed.length === 0) return [];

@@ -73,6 +73,25 @@ describe('compact storage', () => {
     });
   });
 
+  describe('when an old-form move cannot be packed', () => {
+    it('reads the moves as stored and leaves them in the old form', async () => {
+      const { runner, close } = runnerFor(h);
+      const id = await createMatch(h, greedy, random);
+      expect(await runner.play(id, new AbortController().signal)).toBe('finished');
+      await close();
+      const moves = await h.store.getMoves(id);
+      // A latency with a fraction of a millisecond: the compact form holds whole milliseconds.
+      const odd = moves.map((move, i) => (i === 0 ? { ...move, latencyMs: move.latencyMs + 0.5 } : move));
+      await h.redis
+        .multi()
+        .del(h.store.keys.moves(id))
+        .rpush(h.store.keys.moves(id), ...odd.map((move) => JSON.stringify(move)))
+        .exec();
+      expect(await h.store.getMoves(id)).toEqual(odd);
+      expect(await h.redis.type(h.store.keys.moves(id))).toBe('list');
+    });
+  });
+
   describe('when a match was running at the upgrade', () => {
     it('goes on from its old-form moves, and its record reads the same', async () => {
       const { runner, close } = runnerFor(h);
