@@ -232,6 +232,32 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * Visible controls (links, buttons, form fields) that stick out of the viewport sideways and are not
+ * inside a box that scrolls sideways: on a phone they would be cut off, out of reach. Empty when
+ * everything fits. Each is named by the start of its HTML.
+ */
+export function controlsOffScreen(page: Page): Promise<string[]> {
+  // A string, evaluated in the page: the tests' TypeScript has no DOM types.
+  return page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    const inSidewaysScroller = (node) => {
+      for (let box = node.parentElement; box; box = box.parentElement) {
+        const overflow = getComputedStyle(box).overflowX;
+        if ((overflow === 'auto' || overflow === 'scroll') && box.scrollWidth > box.clientWidth) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('a[href], button, input, select, textarea, summary')]
+      .filter((node) => {
+        const box = node.getBoundingClientRect();
+        if (box.width <= 1 || box.height <= 1) return false; // hidden, or visually hidden
+        return (box.left < -0.5 || box.right > width + 0.5) && !inSidewaysScroller(node);
+      })
+      .map((node) => node.outerHTML.slice(0, 80));
+  })()`);
+}
+
+/**
  * Collects what would show up red in the console: uncaught errors, console errors (CSP violations
  * and failed loads among them). Tests expect it to stay empty.
  */

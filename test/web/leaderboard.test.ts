@@ -8,6 +8,7 @@ import { createHarness, type Harness } from '../support/harness.ts';
 import { serve } from '../support/serve.ts';
 import {
   arenaFor,
+  controlsOffScreen,
   firstLegal,
   lastLegal,
   launchBrowser,
@@ -22,7 +23,9 @@ let site: Awaited<ReturnType<typeof serve>>;
 let browser: Browser;
 let page: Page;
 let problems: string[];
-const bots = {} as Record<'alpha' | 'bravo' | 'charlie' | 'delta', RegisteredBot>;
+const bots = {} as Record<'alpha' | 'bravo' | 'charlie' | 'delta' | 'foxtrot' | 'golf', RegisteredBot>;
+/** Rated games a bot needs to be ranked (the page's MIN_RANKED_GAMES). */
+const MIN_RANKED_GAMES = 5;
 const DESCRIPTION = 'Plays the first legal move. <b>bold?</b> <script>alert(1)</script> & "quotes"';
 
 beforeAll(async () => {
@@ -39,6 +42,13 @@ beforeAll(async () => {
   await arena.playedRated(bots.alpha.id, bots.charlie.id);
   await arena.playedRated(bots.bravo.id, bots.alpha.id);
   await arena.playedRated(bots.charlie.id, bots.bravo.id);
+  // foxtrot and golf play enough rated games to be ranked; the others stay unranked.
+  bots.foxtrot = await arena.bot('foxtrot', firstLegal);
+  bots.golf = await arena.bot('golf', lastLegal);
+  for (let game = 0; game < MIN_RANKED_GAMES; game++) {
+    const [black, white] = game % 2 === 0 ? [bots.foxtrot, bots.golf] : [bots.golf, bots.foxtrot];
+    await arena.playedRated(black.id, white.id);
+  }
   await h.store.saveStrengths(
     new Map([[bots.alpha.id, { rating: 1512.4, lower: 1401.2, upper: 1630.9 }]]),
     Date.now(),
@@ -53,64 +63,135 @@ afterAll(async () => {
   await h?.close();
 });
 
-const rowNames = () => page.locator('#lb-body tr th a').allTextContents();
+const RANKED = '#lb-body tr';
+const UNRANKED = '#lb-unranked-body tr';
+const rowNames = (rows: string) => page.locator(`${rows} th a`).allTextContents();
+const rowOf = (name: string) =>
+  page.locator('table.standings tbody tr', { has: page.getByRole('link', { name, exact: true }) });
 
 describe('the leaderboard at /', () => {
-  it('lists the registered bots in rating order, each linking to its page', async () => {
+  it('ranks the bots with enough rated games in rating order, each linking to its page', async () => {
     await page.goto(`${site.origin}/`);
-    await page.locator('#lb-body tr').nth(3).waitFor();
-    const ratings = await Promise.all(
+    await page.locator(UNRANKED).nth(3).waitFor();
+    const documents = await Promise.all(
       Object.values(bots).map(async (bot) => (await request(h.app).get(`/v1/bots/${bot.id}`)).body),
     );
-    const expected = [...ratings].sort((a, b) => b.rating - a.rating || a.id.localeCompare(b.id));
-    expect(new Set(expected.map((bot) => bot.rating)).size).toBeGreaterThan(2); // the games moved them apart
-    expect(await rowNames()).toEqual(expected.map((bot) => bot.name));
-    const elo = await page.locator('#lb-body tr td:nth-child(3)').allTextContents();
-    expect(elo.map((text) => Number.parseInt(text, 10))).toEqual(
-      expected.map((bot) => Math.round(bot.rating)),
-    );
-    expect(await page.locator('#lb-body tr th a').first().getAttribute('href')).toBe(
-      `/bots/${expected[0].id}`,
-    );
+    const byRating = [...documents].sort((a, b) => b.rating - a.rating || a.id.localeCompare(b.id));
+    expect(new Set(byRating.map((bot) => bot.rating)).size).toBeGreaterThan(2); // the games moved them apart
+    const ranked = byRating.filter((bot) => bot.games >= MIN_RANKED_GAMES);
+    const unranked = byRating.filter((bot) => bot.games < MIN_RANKED_GAMES);
+    expect(ranked.map((bot) => bot.name).sort()).toEqual(['foxtrot', 'golf']);
+    expect(await rowNames(RANKED)).toEqual(ranked.map((bot) => bot.name));
+    expect(await rowNames(UNRANKED)).toEqual(unranked.map((bot) => bot.name));
+    // Ranks count the ranked bots only.
+    expect(await page.locator(`${RANKED} td:nth-child(1)`).allTextContents()).toEqual(['1', '2']);
+    expect(await page.locator('#lb-body tr th a').first().getAttribute('href')).toBe(`/bots/${ranked[0].id}`);
     expect(problems).toEqual([]);
   });
 
+  it('shows each Elo rating as a whole number of points', async () => {
+    const documents = await Promise.all(
+      Object.values(bots).map(async (bot) => (await request(h.app).get(`/v1/bots/${bot.id}`)).body),
+    );
+    expect(documents.some((bot) => !Number.isInteger(bot.rating))).toBe(true); // the API's are not
+    for (const bot of documents) {
+      // The cell's own text, before its "provisional" badge.
+      const shown = await rowOf(bot.name)
+        .locator('td.elo')
+        .evaluate((cell) => cell.firstChild?.textContent);
+      expect(shown, bot.name).toBe(String(Math.round(bot.rating)));
+    }
+  });
+
+  it('lists a bot without rated games under “Unranked”, below the bots that have played', async () => {
+    const heading = page.getByRole('heading', { name: 'Unranked', exact: true });
+    await expect(heading.isVisible()).resolves.toBe(true);
+    const delta = rowOf('delta');
+    await expect(delta.locator('td.games').textContent()).resolves.toBe('0');
+    await expect(page.locator('#lb-unranked').locator(delta).count()).resolves.toBe(1);
+    await expect(page.locator(RANKED, { hasText: 'delta' }).count()).resolves.toBe(0);
+    const lowestRanked = (await page.locator(RANKED).last().boundingBox())!;
+    const headingBox = (await heading.boundingBox())!;
+    const deltaBox = (await delta.boundingBox())!;
+    expect(headingBox.y).toBeGreaterThan(lowestRanked.y + lowestRanked.height - 1);
+    expect(deltaBox.y).toBeGreaterThan(headingBox.y);
+    await expect(page.locator('#lb-unranked-note').textContent()).resolves.toContain(
+      `fewer than ${MIN_RANKED_GAMES} rated games`,
+    );
+  });
+
+  it('marks a bot that matchmaking paused, and only that one', async () => {
+    const charlie = (await request(h.app).get(`/v1/bots/${bots.charlie.id}`)).body;
+    expect(charlie.paused).not.toBeNull();
+    const badge = rowOf('charlie').locator('th .badge.paused');
+    await expect(badge.isVisible()).resolves.toBe(true);
+    await expect(badge.textContent()).resolves.toContain('paused');
+    await expect(badge.getAttribute('title')).resolves.toContain(charlie.paused.reason);
+    expect(await page.locator('table.standings tbody .badge.paused').count()).toBe(1);
+  });
+
   it('marks provisional ratings and shows the strength interval, or — when there is none', async () => {
-    const alpha = page.locator('#lb-body tr', {
-      has: page.getByRole('link', { name: 'alpha', exact: true }),
-    });
-    await expect(alpha.locator('td').nth(1).textContent()).resolves.toContain('provisional');
-    await expect(alpha.locator('td').nth(2).textContent()).resolves.toMatch(/1512.*1401.*1631/);
-    const delta = page.locator('#lb-body tr', {
-      has: page.getByRole('link', { name: 'delta', exact: true }),
-    });
-    expect((await delta.locator('td').nth(2).textContent())?.trim()).toBe('—');
-    expect((await delta.locator('td').nth(5).textContent())?.trim()).toBe('never');
+    const alpha = rowOf('alpha');
+    await expect(alpha.locator('td.elo').textContent()).resolves.toContain('provisional');
+    await expect(alpha.locator('td.strength').textContent()).resolves.toMatch(/1512.*1401.*1631/);
+    const delta = rowOf('delta');
+    expect((await delta.locator('td.strength').textContent())?.trim()).toBe('—');
+    expect((await delta.locator('td.last-played').textContent())?.trim()).toBe('never');
     await screenshot(page, 'leaderboard');
   });
 
-  it('sorts by a column when its header is clicked, and reverses on a second click', async () => {
+  it('sorts both tables by a column when its header is clicked, and reverses on a second click', async () => {
     await page.getByRole('button', { name: /^Bot/ }).click();
-    expect(await rowNames()).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
+    expect(await rowNames(RANKED)).toEqual(['foxtrot', 'golf']);
+    expect(await rowNames(UNRANKED)).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
     await expect(page.locator('th[data-sort="bot"]').getAttribute('aria-sort')).resolves.toBe('ascending');
     await page.getByRole('button', { name: /^Bot/ }).click();
-    expect(await rowNames()).toEqual(['delta', 'charlie', 'bravo', 'alpha']);
+    expect(await rowNames(RANKED)).toEqual(['golf', 'foxtrot']);
+    expect(await rowNames(UNRANKED)).toEqual(['delta', 'charlie', 'bravo', 'alpha']);
     await expect(page.locator('th[data-sort="bot"]').getAttribute('aria-sort')).resolves.toBe('descending');
     expect(page.url()).toContain('sort=bot&dir=desc');
     await page.getByRole('button', { name: /^Rank/ }).click();
   });
 
-  it('fits a 375 px wide phone screen: the table scrolls in its box, not the page', async () => {
+  it('fits a 375 px wide phone screen: the tables scroll in their box, the names stay in view', async () => {
     const phone = await browser.newPage({ viewport: { width: 375, height: 812 } });
     await phone.goto(`${site.origin}/`);
-    await phone.locator('#lb-body tr').nth(3).waitFor();
+    await phone.locator(UNRANKED).nth(3).waitFor();
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    const box = phone.locator('.table-scroll');
-    expect(await box.evaluate((node) => node.scrollWidth > node.clientWidth)).toBe(true);
+    expect(await controlsOffScreen(phone)).toEqual([]);
     await screenshot(phone, 'leaderboard-375');
+    for (const table of ['#leaderboard', '#unranked']) {
+      const box = phone.locator('.table-scroll', { has: phone.locator(table) });
+      expect(await box.evaluate((node) => node.scrollWidth > node.clientWidth)).toBe(true);
+      // Scrolled sideways to the last column, every bot's name is still on the screen, not covered.
+      await box.evaluate((node) => {
+        node.scrollLeft = node.scrollWidth;
+      });
+      const lastColumn = (await box.locator('thead th').last().boundingBox())!;
+      expect(lastColumn.x + lastColumn.width).toBeLessThanOrEqual(375);
+      const names = box.locator('tbody th.name a');
+      for (let i = 0; i < (await names.count()); i++) {
+        const name = names.nth(i);
+        // Scrolls the page (only up and down) to the row, then looks at what is drawn at the name.
+        const seen = await name.evaluate((link) => {
+          const view = link.ownerDocument.defaultView!;
+          const top = link.getBoundingClientRect().top;
+          view.scrollBy(0, top - view.innerHeight / 2);
+          const r = link.getBoundingClientRect();
+          const hit = link.ownerDocument.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return { left: r.left, right: r.right, onTop: hit !== null && link.contains(hit) };
+        });
+        const label = (await name.textContent())!;
+        expect(seen.left, label).toBeGreaterThanOrEqual(0);
+        expect(seen.right, label).toBeLessThanOrEqual(375);
+        expect(seen.onTop, label).toBe(true);
+      }
+    }
+    await screenshot(phone, 'leaderboard-375-scrolled');
     await phone.goto(`${site.origin}/bots/${bots.alpha.id}`);
     await phone.locator('#chart svg').waitFor();
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    expect(await controlsOffScreen(phone)).toEqual([]);
     await screenshot(phone, 'bot-375');
     await phone.close();
   });
@@ -119,7 +200,7 @@ describe('the leaderboard at /', () => {
     const fresh = await browser.newPage();
     await fresh.clock.install();
     await fresh.goto(`${site.origin}/`);
-    await fresh.locator('#lb-body tr').nth(3).waitFor();
+    await fresh.locator(UNRANKED).nth(3).waitFor();
     await fresh.evaluate(() => {
       (globalThis as { notReloaded?: boolean }).notReloaded = true;
     });
@@ -207,9 +288,9 @@ describe('house bots', () => {
   it('are marked on the leaderboard and their page says who plays them', async () => {
     await ensureHouseBots(h.store, { now: Date.now(), random: randomBytes, startingRating: 1500 });
     await page.goto(`${site.origin}/`);
-    const houseRow = page.locator('#lb-body tr', { hasText: 'house-greedy' });
+    const houseRow = page.locator('table.standings tbody tr', { hasText: 'house-greedy' });
     await expect(houseRow.locator('th .badge').textContent()).resolves.toBe('house');
-    const ownRow = page.locator(`#lb-body tr[data-bot-id="${bots.alpha.id}"]`);
+    const ownRow = page.locator(`table.standings tbody tr[data-bot-id="${bots.alpha.id}"]`);
     await expect(ownRow.locator('th .badge').count()).resolves.toBe(0);
 
     await houseRow.locator('th a').click();

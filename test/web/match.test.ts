@@ -7,6 +7,7 @@ import type { SeenRequest } from '../support/loopback-bot.ts';
 import { serve } from '../support/serve.ts';
 import {
   arenaFor,
+  controlsOffScreen,
   firstLegal,
   garbage,
   lastLegal,
@@ -135,6 +136,33 @@ describe('a finished match at /matches/<id>', () => {
     expect(await marked(page, 'placed')).toEqual([finished.moves[9]!.square]);
   });
 
+  it('jumps to a move when its row is clicked away from the button', async () => {
+    const row = page.locator('#moves tr[data-ply="14"]');
+    const player = row.locator('td').first(); // the Player cell, in the middle of the row's height
+    const box = (await player.boundingBox())!;
+    const target = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const hit = await player.evaluate(
+      (cell, [x, y]) => cell.ownerDocument.elementFromPoint(x!, y!)?.closest('button, td')?.tagName,
+      [target.x, target.y],
+    );
+    expect(hit).toBe('TD'); // not the row's button
+    await page.mouse.click(target.x, target.y);
+    expect(await shownPly(page)).toBe(14);
+    await expect(row.getAttribute('aria-current')).resolves.toBe('step');
+    // The flips cell too.
+    await page.locator('#moves tr[data-ply="15"] td').nth(2).click();
+    expect(await shownPly(page)).toBe(15);
+  });
+
+  it('selects a move with the keyboard through the button in its row', async () => {
+    await page.locator('#moves button[data-ply="12"]').focus();
+    await page.keyboard.press('Enter');
+    expect(await shownPly(page)).toBe(12);
+    await page.locator('#moves button[data-ply="13"]').focus();
+    await page.keyboard.press(' ');
+    expect(await shownPly(page)).toBe(13);
+  });
+
   it('plays and pauses with the space bar', async () => {
     // The page's timers on a fake clock: playback advances exactly as the clock is run.
     const timed = await browser.newPage();
@@ -156,6 +184,84 @@ describe('a finished match at /matches/<id>', () => {
     await timed.close();
   });
 
+  describe('on a 1280×800 laptop screen', () => {
+    let laptop: Page;
+    beforeAll(async () => {
+      laptop = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await laptop.goto(`${site.origin}/matches/${finished.id}`);
+      await laptop
+        .locator('#moves tr')
+        .nth(finished.moves.length - 1)
+        .waitFor();
+    });
+    afterAll(() => laptop.close());
+
+    /** Where the current row is, against the list's visible rows (below its sticky header) and the window. */
+    const currentRow = () =>
+      laptop.locator('#moves-scroll').evaluate((box) => {
+        const row = box.querySelector('#moves tr[aria-current="step"]')!;
+        const outer = box.getBoundingClientRect();
+        // A header cell, not the thead: the cells are the sticky ones, the thead scrolls away.
+        const head = box.querySelector('thead th')!.getBoundingClientRect();
+        const r = row.getBoundingClientRect();
+        return {
+          ply: Number(row.getAttribute('data-ply')),
+          belowHeader: r.top >= head.bottom - 0.5,
+          aboveListBottom: r.bottom <= outer.top + box.clientTop + box.clientHeight + 0.5,
+          inWindow: r.top >= 0 && r.bottom <= box.ownerDocument.defaultView!.innerHeight,
+        };
+      });
+
+    it('shows the board, the replay controls and the move list without scrolling', async () => {
+      for (const selector of ['.board', '.controls', '#ply-range', '#moves-scroll']) {
+        const box = (await laptop.locator(selector).boundingBox())!;
+        expect(box.x, selector).toBeGreaterThanOrEqual(0);
+        expect(box.y, selector).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, selector).toBeLessThanOrEqual(1280);
+        expect(box.y + box.height, selector).toBeLessThanOrEqual(800);
+      }
+      expect(await laptop.evaluate('window.scrollY')).toBe(0);
+      expect(await laptop.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+      // The list shows several moves, not a sliver.
+      expect((await laptop.locator('#moves-scroll').boundingBox())!.height).toBeGreaterThan(300);
+      await screenshot(laptop, 'match-1280');
+    });
+
+    it('keeps the current row in view, below the sticky header, while stepping', async () => {
+      await laptop.locator('h1').click();
+      await laptop.keyboard.press('Home');
+      await laptop.keyboard.press('ArrowRight');
+      expect(await currentRow()).toEqual({
+        ply: 1,
+        belowHeader: true,
+        aboveListBottom: true,
+        inWindow: true,
+      });
+      for (let ply = 1; ply < finished.moves.length; ply++) await laptop.keyboard.press('ArrowRight');
+      expect(await currentRow()).toEqual({
+        ply: finished.moves.length,
+        belowHeader: true,
+        aboveListBottom: true,
+        inWindow: true,
+      });
+      // Back up past the rows above the list's top: each comes out from under the header.
+      for (let i = 0; i < 30; i++) await laptop.keyboard.press('ArrowLeft');
+      expect(await currentRow()).toEqual({
+        ply: finished.moves.length - 30,
+        belowHeader: true,
+        aboveListBottom: true,
+        inWindow: true,
+      });
+      await laptop.getByRole('button', { name: 'Last move' }).click();
+      expect(await currentRow()).toMatchObject({
+        ply: finished.moves.length,
+        belowHeader: true,
+        inWindow: true,
+      });
+      expect(await laptop.evaluate('window.scrollY')).toBe(0); // only the list scrolled, never the page
+    });
+  });
+
   it('fits a 375 px wide phone screen', async () => {
     const phone = await browser.newPage({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
     await phone.goto(`${site.origin}/matches/${finished.id}?ply=12`);
@@ -167,6 +273,7 @@ describe('a finished match at /matches/<id>', () => {
     const board = await phone.locator('.board').boundingBox();
     expect(board!.width).toBeGreaterThan(300);
     expect(board!.x + board!.width).toBeLessThanOrEqual(375);
+    expect(await controlsOffScreen(phone)).toEqual([]);
     await screenshot(phone, 'match-375');
     await phone.close();
   });

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { signedHeaders } from '../../src/bot-client/signing.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { serve } from '../support/serve.ts';
-import { launchBrowser, pageProblems, screenshot } from './browser.ts';
+import { controlsOffScreen, launchBrowser, pageProblems, screenshot } from './browser.ts';
 
 // The contract as a bot author reads it: the page must show what this file says.
 type Schema = {
@@ -198,6 +198,7 @@ describe('the bot protocol page at /protocol', () => {
     await phone.locator('#protocol:not([hidden])').waitFor();
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     expect(await phone.evaluate('window.scrollY')).toBeGreaterThan(0); // followed the #faults link
+    expect(await controlsOffScreen(phone)).toEqual([]);
     await screenshot(phone, 'protocol-375');
     expect(phoneProblems).toEqual([]);
     await phone.close();

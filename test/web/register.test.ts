@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { serve } from '../support/serve.ts';
-import { launchBrowser, pageProblems, screenshot } from './browser.ts';
+import { controlsOffScreen, launchBrowser, pageProblems, screenshot } from './browser.ts';
 
 let h: Harness;
 let site: Awaited<ReturnType<typeof serve>>;
@@ -29,6 +29,15 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** The request a one-line curl command of the page makes: its method, URL and headers. */
+function curlRequest(command: string) {
+  const headers = Object.fromEntries(
+    [...command.matchAll(/-H "([^:]+): ([^"]+)"/g)].map(([, name, value]) => [name!, value!]),
+  );
+  const url = command.match(/"?(https?:\/\/[^\s"]+)"?\s*$/)?.[1];
+  return { method: command.match(/-X (\w+)/)?.[1] ?? 'GET', url: url!, headers };
+}
+
 async function register(p: Page, fields: { name: string; description?: string; url?: string }) {
   await p.getByLabel('Name').fill(fields.name);
   await p.getByLabel(/^Description/).fill(fields.description ?? '');
@@ -51,9 +60,12 @@ describe('registering a bot at /register', () => {
     await expect(page.locator('#register-form').isVisible()).resolves.toBe(false);
     await expect(created.textContent()).resolves.toContain('pull bot');
     expect(await page.locator(':focus').getAttribute('id')).toBe('created');
+    await expect(created.getByText('it is shown only this once').isVisible()).resolves.toBe(true);
 
     const href = await created.getByRole('link', { name: 'form-bot' }).getAttribute('href');
     const id = href!.replace('/bots/', '');
+    await expect(page.locator('#bot-id').textContent()).resolves.toBe(id);
+    expect(id).toMatch(/^bot_/);
     const bot = (await request(h.app).get(`/v1/bots/${id}`)).body;
     expect(bot).toMatchObject({ name: 'form-bot', description: 'Made with the form', kind: 'pull' });
     const patched = await request(h.app)
@@ -61,6 +73,32 @@ describe('registering a bot at /register', () => {
       .set(bearer(token))
       .send({ description: 'ok' });
     expect(patched.status).toBe(200);
+  });
+
+  it("shows a pull bot's next steps as curl commands with its token, and they work", async () => {
+    const steps = page.locator('#next-steps');
+    await expect(steps.getByRole('heading', { name: 'Next steps' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('#next-push').isVisible()).resolves.toBe(false);
+    const events = (await page.locator('#cmd-events').textContent())!;
+    expect(events).toBe(`curl -N -H "Authorization: Bearer ${token}" ${site.origin}/v1/bots/me/events`);
+    const poll = (await page.locator('#cmd-poll').textContent())!.split('\n');
+    expect(poll[0]).toBe(
+      `curl -H "Authorization: Bearer ${token}" "${site.origin}/v1/bots/me/matches?status=running"`,
+    );
+    expect(poll.join('\n')).toContain(`${site.origin}/v1/matches/MATCH_ID/state?waitMs=`);
+    expect(poll.join('\n')).toContain(`${site.origin}/v1/matches/MATCH_ID/actions`);
+
+    // Made as the page wrote them, the requests are let in: the event stream opens, the list answers.
+    const stream = curlRequest(events);
+    const abort = new AbortController();
+    const opened = await fetch(stream.url, { headers: stream.headers, signal: abort.signal });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    abort.abort();
+    const list = curlRequest(poll[0]!);
+    const listed = await fetch(list.url, { headers: list.headers });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toMatchObject({ items: [] });
   });
 
   it('copies the token with the copy button', async () => {
@@ -86,6 +124,20 @@ describe('registering a bot at /register', () => {
     expect(pushToken).toMatch(/^rvb_/);
     expect(secret).toMatch(/^whsec_/);
     await expect(page.locator('#created').textContent()).resolves.toContain('push bot');
+    // A push bot's next step: the check call, with its token.
+    await expect(page.locator('#next-pull').isVisible()).resolves.toBe(false);
+    const check = (await page.locator('#cmd-check').textContent())!;
+    expect(check).toBe(
+      `curl -X POST -H "Authorization: Bearer ${pushToken}" ${site.origin}/v1/bots/me/check`,
+    );
+    expect(curlRequest(check)).toEqual({
+      method: 'POST',
+      url: `${site.origin}/v1/bots/me/check`,
+      headers: { Authorization: `Bearer ${pushToken}` },
+    });
+    await page.getByRole('button', { name: 'Copy command' }).click();
+    await page.locator('#copy-status', { hasText: 'Command copied to the clipboard.' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(check);
 
     await page.getByRole('navigation').getByRole('link', { name: 'Leaderboard' }).click();
     await page.waitForURL(`${site.origin}/`);
@@ -114,12 +166,57 @@ describe('a registration the API refuses', () => {
     await screenshot(page, 'register-errors');
   });
 
+  it('says in plain words, once, that an empty name needs filling in', async () => {
+    await page.goto(`${site.origin}/register`);
+    await register(page, { name: '' });
+    const summary = page.locator('#form-errors');
+    await summary.waitFor();
+    await expect(page.locator('#name-error').textContent()).resolves.toBe('Enter a name for your bot.');
+    await expect(summary.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'Name: Enter a name for your bot.',
+    ]);
+    const shown = `${await summary.textContent()} ${await page.locator('#register-form').textContent()}`;
+    expect(shown).not.toMatch(/expected|string|>=|A-Z|Too small/);
+    await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.getByLabel(/^URL/).getAttribute('aria-invalid')).resolves.toBe(null);
+  });
+
+  it('gives each field one plain message', async () => {
+    await register(page, { name: 'no spaces allowed', description: 'x'.repeat(501), url: 'not a url' });
+    await page.locator('#form-errors').waitFor();
+    await expect(page.locator('#name-error').textContent()).resolves.toBe(
+      'Use only letters, digits, _ and - in the name (no spaces or other signs).',
+    );
+    await expect(page.locator('#url-error').textContent()).resolves.toMatch(/^Enter a full address/);
+    await expect(page.locator('#form-errors li').count()).resolves.toBeLessThanOrEqual(3);
+  });
+
   it('says when the name is taken', async () => {
     await registerBot(h, { name: 'taken-name' });
     await register(page, { name: 'taken-name' });
     await expect.poll(() => page.locator('#name-error').textContent()).toContain('taken-name');
     await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.getByLabel(/^URL/).getAttribute('aria-invalid')).resolves.toBe(null);
+  });
+});
+
+describe('on a 375 px wide phone screen', () => {
+  it('fits the form, its errors and the registered bot with its commands', async () => {
+    const phone = await browser.newPage({ viewport: { width: 375, height: 812 } });
+    await phone.goto(`${site.origin}/register`);
+    await register(phone, { name: 'x', url: 'ftp://nowhere' });
+    await phone.locator('#form-errors').waitFor();
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    expect(await controlsOffScreen(phone)).toEqual([]);
+    await register(phone, { name: 'phone-bot' });
+    await phone.locator('#created').waitFor();
+    await phone.locator('#cmd-poll').waitFor();
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    expect(await controlsOffScreen(phone)).toEqual([]);
+    const command = (await phone.locator('#cmd-events').boundingBox())!;
+    expect(command.x + command.width).toBeLessThanOrEqual(375);
+    await screenshot(phone, 'register-375');
+    await phone.close();
   });
 });
 

@@ -1,4 +1,6 @@
 // The leaderboard (home page): GET /v1/leaderboard, sortable columns, refreshed every 10 s in place.
+// Bots with fewer than MIN_RANKED_GAMES rated games are listed apart, under "Unranked"; pauses come
+// from GET /v1/bots, since leaderboard entries do not carry them.
 import {
   api,
   botLink,
@@ -13,6 +15,13 @@ import {
 
 const REFRESH_MS = 10_000;
 const PAGE = 100;
+/**
+ * Rated games a bot needs before it is ranked. The server will make this split itself
+ * (LEADERBOARD_MIN_GAMES); until it does, the page makes it from each entry's games count, here only.
+ */
+const MIN_RANKED_GAMES = 5;
+/** Pages of GET /v1/bots read for pause marks (100 bots each); bots past them show no pause mark. */
+const MAX_BOT_PAGES = 10;
 
 /**
  * Each column: how to read its sort key (null sorts last whatever the direction) and which direction a
@@ -31,6 +40,8 @@ const COLUMNS = {
 const $ = (id) => document.getElementById(id);
 const state = {
   entries: [],
+  /** @type {Map<string, { reason: string, since: string }>} bot id → its matchmaking pause */
+  paused: new Map(),
   total: 0,
   strengthComputedAt: null,
   limit: PAGE,
@@ -79,10 +90,41 @@ function sorted(entries) {
   });
 }
 
+/**
+ * Splits entries into the ranked (numbered 1, 2, … in the API's order) and the unranked. Tolerates
+ * the server making the split itself: an entry's own `ranked` flag wins over the games count.
+ */
+function split(entries) {
+  const isRanked = (entry) =>
+    typeof entry.ranked === 'boolean' ? entry.ranked : entry.games >= MIN_RANKED_GAMES;
+  const ranked = entries.filter(isRanked).map((entry, index) => ({ ...entry, place: index + 1 }));
+  return { ranked, unranked: entries.filter((entry) => !isRanked(entry)) };
+}
+
+/**
+ * The matchmaking pauses of the listed bots: from the entries when they carry `paused`, else from
+ * GET /v1/bots (its documents do), at most MAX_BOT_PAGES pages.
+ */
+async function loadPauses(entries) {
+  if (entries.length > 0 && entries.every((entry) => 'paused' in entry)) {
+    return new Map(entries.filter((entry) => entry.paused).map((entry) => [entry.bot.id, entry.paused]));
+  }
+  const paused = new Map();
+  let cursor = null;
+  for (let page = 0; page < MAX_BOT_PAGES; page++) {
+    const query = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const bots = await api(`/v1/bots?limit=${PAGE}${query}`);
+    for (const bot of bots.items) if (bot.paused) paused.set(bot.id, bot.paused);
+    cursor = bots.nextCursor;
+    if (!cursor) break;
+  }
+  return paused;
+}
+
 function ratingCell(entry) {
   return el(
     'td',
-    { class: 'num' },
+    { class: 'num elo' },
     formatRating(entry.rating),
     entry.provisional
       ? el(
@@ -96,10 +138,10 @@ function ratingCell(entry) {
 }
 
 function strengthCell(strength) {
-  if (!strength) return el('td', { class: 'num' }, el('span', { title: 'Not computed yet' }, '—'));
+  if (!strength) return el('td', { class: 'num strength' }, el('span', { title: 'Not computed yet' }, '—'));
   return el(
     'td',
-    { class: 'num' },
+    { class: 'num strength' },
     formatRating(strength.rating),
     ' ',
     el(
@@ -119,22 +161,36 @@ function strengthCell(strength) {
   );
 }
 
+function nameCell(entry) {
+  const paused = state.paused.get(entry.bot.id);
+  return el(
+    'th',
+    { scope: 'row', class: 'name' },
+    botLink(entry.bot),
+    entry.house
+      ? el('span', { class: 'badge house', title: "One of the arena's own sparring partners" }, 'house')
+      : null,
+    paused
+      ? el(
+          'span',
+          { class: 'badge paused', title: `Matchmaking paused: ${paused.reason}` },
+          el('span', { 'aria-hidden': 'true' }, 'paused'),
+          el('span', { class: 'visually-hidden' }, `(matchmaking paused: ${paused.reason})`),
+        )
+      : null,
+  );
+}
+
+/** A table row; `place` is the rank shown in the ranked table (the unranked one has no rank column). */
 function row(entry, now) {
   return el(
     'tr',
     { dataset: { botId: entry.bot.id } },
-    el('td', { class: 'num' }, String(entry.rank)),
-    el(
-      'th',
-      { scope: 'row' },
-      botLink(entry.bot),
-      entry.house
-        ? el('span', { class: 'badge', title: "One of the arena's own sparring partners" }, 'house')
-        : null,
-    ),
+    entry.place === undefined ? null : el('td', { class: 'num' }, String(entry.place)),
+    nameCell(entry),
     ratingCell(entry),
     strengthCell(entry.strength),
-    el('td', { class: 'num' }, String(entry.games)),
+    el('td', { class: 'num games' }, String(entry.games)),
     el(
       'td',
       { class: 'num' },
@@ -146,7 +202,7 @@ function row(entry, now) {
     ),
     el(
       'td',
-      {},
+      { class: 'last-played' },
       entry.lastPlayedAt ? timeEl(entry.lastPlayedAt, now) : el('span', { class: 'muted' }, 'never'),
     ),
   );
@@ -162,19 +218,31 @@ function renderHeader() {
 }
 
 function renderBody() {
-  const body = $('lb-body');
+  const bodies = [$('lb-body'), $('lb-unranked-body')];
   // A refresh rebuilds the rows: remember which bot link had focus and give it back.
-  const focusedBot = body.contains(document.activeElement)
+  const focused = bodies.some((body) => body.contains(document.activeElement))
     ? document.activeElement.closest('tr')?.dataset.botId
     : undefined;
   const now = Date.now();
+  const { ranked, unranked } = split(state.entries);
   replaceChildren(
-    body,
-    sorted(state.entries).map((entry) => row(entry, now)),
+    $('lb-body'),
+    sorted(ranked).map((entry) => row(entry, now)),
   );
-  if (focusedBot) body.querySelector(`tr[data-bot-id="${CSS.escape(focusedBot)}"] a`)?.focus();
+  replaceChildren(
+    $('lb-unranked-body'),
+    sorted(unranked).map((entry) => row(entry, now)),
+  );
+  if (focused) {
+    const selector = `tr[data-bot-id="${CSS.escape(focused)}"] a`;
+    (bodies[0].querySelector(selector) ?? bodies[1].querySelector(selector))?.focus();
+  }
 
-  $('lb-empty').hidden = state.entries.length > 0;
+  const loaded = state.entries.length > 0;
+  $('lb-empty').hidden = loaded;
+  $('lb-ranked').hidden = ranked.length === 0;
+  $('lb-none-ranked').hidden = !loaded || ranked.length > 0;
+  $('lb-unranked').hidden = unranked.length === 0;
   const more = state.total > state.entries.length;
   $('lb-more-wrap').hidden = !more;
   $('lb-count').textContent = `Showing ${state.entries.length} of ${state.total} bots.`;
@@ -194,12 +262,21 @@ async function refresh() {
       if (next.items.length === 0) break;
       items = items.concat(next.items);
     }
+    // A server that makes the ranked/unranked split itself may answer the unranked apart: its split wins.
+    if (Array.isArray(page.unranked)) {
+      items = [
+        ...items.map((entry) => ({ ranked: true, ...entry })),
+        ...page.unranked.map((entry) => ({ ranked: false, ...entry })),
+      ];
+    }
+    const paused = await loadPauses(items);
     state.failures = 0;
     $('lb-error').hidden = true;
-    const json = JSON.stringify([items, page.total, page.strengthComputedAt]);
+    const json = JSON.stringify([items, page.total, page.strengthComputedAt, [...paused]]);
     const changed = json !== state.lastJson;
     state.lastJson = json;
     state.entries = items;
+    state.paused = paused;
     state.total = page.total;
     state.strengthComputedAt = page.strengthComputedAt;
     // Relative times move on even when nothing else changed; rows are cheap to rebuild.
@@ -241,6 +318,12 @@ function onSortClick(event) {
 
 readSortFromUrl();
 renderHeader();
+$('lb-rule').textContent =
+  `A bot is ranked once it has played ${MIN_RANKED_GAMES} rated games; until then it is listed under Unranked.`;
+$('lb-none-ranked').textContent =
+  `No bot has played ${MIN_RANKED_GAMES} rated games yet, so none is ranked: they are all listed under Unranked.`;
+$('lb-unranked-note').textContent =
+  `Bots with fewer than ${MIN_RANKED_GAMES} rated games: their ratings still say little, so they are not ranked yet.`;
 document.querySelector('#leaderboard thead').addEventListener('click', onSortClick);
 $('lb-more').addEventListener('click', () => {
   state.limit += PAGE;

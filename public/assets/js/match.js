@@ -126,14 +126,22 @@ function show(ply, { announce = true } = {}) {
   writePlyToUrl();
 }
 
-/** Scrolls the move list (only the list, never the page) so the current row is visible. */
+/**
+ * Scrolls the move list, and only the list, so the current row shows below the list's sticky header.
+ * Not `scrollIntoView`: that would scroll the page too, and on a phone (where the list is below the
+ * board) each step would carry the board off the screen.
+ */
 function scrollIntoList(row) {
   const box = $('moves-scroll');
+  if (box.hidden) return;
   const head = box.querySelector('thead')?.getBoundingClientRect().height ?? 0;
+  const inner = box.getBoundingClientRect();
+  // The box's visible rows: inside its border and scroll bar, below the sticky header.
+  const top = inner.top + box.clientTop + head;
+  const bottom = inner.top + box.clientTop + box.clientHeight;
   const r = row.getBoundingClientRect();
-  const b = box.getBoundingClientRect();
-  if (r.top < b.top + head) box.scrollTop -= b.top + head - r.top;
-  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  if (r.top < top) box.scrollTop -= top - r.top;
+  else if (r.bottom > bottom) box.scrollTop += r.bottom - bottom;
 }
 
 function setPlaying(playing) {
@@ -277,9 +285,10 @@ $('next').addEventListener('click', () => step(state.ply + 1));
 $('last').addEventListener('click', () => step(lastPly()));
 $('play').addEventListener('click', togglePlay);
 $('ply-range').addEventListener('input', (event) => step(Number(event.target.value)));
+// A click anywhere on a row shows its move (the row's button is the way in for the keyboard).
 $('moves').addEventListener('click', (event) => {
-  const button = event.target.closest('button[data-ply]');
-  if (button) step(Number(button.dataset.ply));
+  const row = event.target.closest('tr[data-ply]');
+  if (row) step(Number(row.dataset.ply));
 });
 document.addEventListener('keydown', onKey);
 document.addEventListener('visibilitychange', () => {

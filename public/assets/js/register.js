@@ -24,25 +24,66 @@ function fieldOf(path) {
   return FIELDS.includes(name) ? name : null;
 }
 
-function showErrors(error) {
-  const box = $('form-errors');
-  const issues = error instanceof ApiError ? error.errors : [];
-  const items = issues.map((issue) => {
-    const field = fieldOf(issue.path);
-    if (field) {
-      $(field).setAttribute('aria-invalid', 'true');
-      const slot = $(`${field}-error`);
-      slot.textContent = slot.textContent ? `${slot.textContent}; ${issue.message}` : issue.message;
-      return el('li', {}, el('a', { href: `#${field}` }, `${labelOf(field)}: ${issue.message}`));
+const NAME_MIN = 3;
+const NAME_MAX = 32;
+const DESCRIPTION_MAX = 500;
+
+/**
+ * One message per field, in plain words, from what was sent and the problem's code. The API's own
+ * messages are schema talk ("Too small: expected string to have >=3 characters") and may come
+ * several to a field, so they are used only for a field this page knows nothing about.
+ */
+const PLAIN = {
+  name(value, code) {
+    if (code === 'bots/name-taken') return `The name “${value}” is taken: choose another one.`;
+    if (code === 'bots/name-reserved') return 'Names starting with “house-” belong to the arena’s own bots.';
+    if (value === '') return 'Enter a name for your bot.';
+    if (value.length < NAME_MIN) return `The name is too short: use at least ${NAME_MIN} characters.`;
+    if (value.length > NAME_MAX) return `The name is too long: use at most ${NAME_MAX} characters.`;
+    return 'Use only letters, digits, _ and - in the name (no spaces or other signs).';
+  },
+  description(value) {
+    if (value.length > DESCRIPTION_MAX) {
+      return `The description is too long: at most ${DESCRIPTION_MAX} characters (it has ${value.length}).`;
     }
-    return el('li', {}, issue.path ? `${issue.path}: ${issue.message}` : issue.message);
-  });
+    return 'The description was not accepted.';
+  },
+  url(_value, code) {
+    if (code === 'bots/url-not-allowed') {
+      return 'That address is on a private network, which the arena does not call: use a public address.';
+    }
+    return 'Enter a full address starting with http:// or https://, or leave it empty for a pull bot.';
+  },
+};
+
+/** Field → its one message, for the fields a refused registration names. */
+function fieldMessages(error, sent) {
+  const messages = new Map();
+  if (!(error instanceof ApiError)) return messages;
   // A name taken is a conflict without an errors list; it still belongs to the name field.
-  if (error instanceof ApiError && error.code === 'bots/name-taken') {
-    $('name').setAttribute('aria-invalid', 'true');
-    $('name-error').textContent = error.message;
+  const issues =
+    error.code === 'bots/name-taken' ? [{ path: 'body.name', message: error.message }] : error.errors;
+  for (const issue of issues) {
+    const field = fieldOf(issue.path);
+    if (field && !messages.has(field)) {
+      messages.set(field, PLAIN[field]?.(sent[field] ?? '', error.code) ?? issue.message);
+    }
   }
-  // With a list of issues the detail only repeats them; without one it is the whole story.
+  return messages;
+}
+
+function showErrors(error, sent) {
+  const box = $('form-errors');
+  const messages = fieldMessages(error, sent);
+  const items = [...messages].map(([field, message]) => {
+    $(field).setAttribute('aria-invalid', 'true');
+    $(`${field}-error`).textContent = message;
+    return el('li', {}, el('a', { href: `#${field}` }, `${labelOf(field)}: ${message}`));
+  });
+  // Problems that name no field (there should be none) are listed as the API words them.
+  const others = error instanceof ApiError ? error.errors.filter((issue) => !fieldOf(issue.path)) : [];
+  for (const issue of others) items.push(el('li', {}, issue.message));
+  // With a list of problems the detail only repeats them; without one it is the whole story.
   const lead =
     items.length > 0
       ? `Please correct ${items.length === 1 ? 'this problem' : `these ${items.length} problems`}:`
@@ -58,6 +99,23 @@ function showErrors(error) {
 
 const labelOf = (field) => ({ name: 'Name', description: 'Description', url: 'URL' })[field];
 
+/** The curl commands of a new bot's next steps. They hold its token, so they are wiped with it. */
+function nextSteps(bot) {
+  const origin = location.origin;
+  const auth = `-H "Authorization: Bearer ${bot.token}"`;
+  return {
+    check: `curl -X POST ${auth} ${origin}/v1/bots/me/check`,
+    events: `curl -N ${auth} ${origin}/v1/bots/me/events`,
+    poll: [
+      `curl ${auth} "${origin}/v1/bots/me/matches?status=running"`,
+      `curl ${auth} "${origin}/v1/matches/MATCH_ID/state?waitMs=25000"`,
+      `curl -X POST ${auth} -H "Content-Type: application/json" \\\n  -d '{"action":"e3","ply":1}' ${origin}/v1/matches/MATCH_ID/actions`,
+    ].join('\n\n'),
+  };
+}
+
+const COMMANDS = { check: 'cmd-check', events: 'cmd-events', poll: 'cmd-poll' };
+
 function showCreated(bot) {
   const link = el('a', { href: botHref(bot.id) }, bot.name);
   replaceChildren(
@@ -67,7 +125,12 @@ function showCreated(bot) {
       ? ' is registered as a push bot: the arena will call its URL on its turns.'
       : ' is registered as a pull bot: it plays through the API.',
   );
+  $('bot-id').textContent = bot.id;
   $('token').value = bot.token;
+  const commands = nextSteps(bot);
+  for (const [step, id] of Object.entries(COMMANDS)) $(id).textContent = commands[step];
+  $('next-push').hidden = bot.kind !== 'push';
+  $('next-pull').hidden = bot.kind !== 'pull';
   $('secret-field').hidden = !bot.webhookSecret;
   $('webhook-secret').value = bot.webhookSecret ?? '';
   $('copy-status').textContent = '';
@@ -80,6 +143,7 @@ function showCreated(bot) {
 function forgetSecrets() {
   $('token').value = '';
   $('webhook-secret').value = '';
+  for (const id of Object.values(COMMANDS)) $(id).textContent = '';
   $('created').hidden = true;
   form.hidden = false;
 }
@@ -100,25 +164,32 @@ async function onSubmit(event) {
     form.reset();
     showCreated(bot);
   } catch (error) {
-    showErrors(error);
+    showErrors(error, { name: body.name, description, url });
   } finally {
     submit.disabled = false;
     form.removeAttribute('aria-busy');
   }
 }
 
+/** Copies a secret field's value or a command's text; without the Clipboard API, selects it. */
 async function copy(button) {
-  const input = $(button.dataset.copy);
+  const source = $(button.dataset.copy);
+  const isField = source instanceof HTMLInputElement;
+  const text = isField ? source.value : source.textContent;
   const status = $('copy-status');
-  const what = button.dataset.copy === 'token' ? 'Token' : 'Webhook secret';
+  const what = button.dataset.what;
   try {
     // Clipboard API: only in secure contexts (https, localhost) and with permission.
-    await navigator.clipboard.writeText(input.value);
+    await navigator.clipboard.writeText(text);
     status.textContent = `${what} copied to the clipboard.`;
   } catch {
     // Fallback: select it so the user can copy it with Ctrl+C / ⌘C (or the old execCommand does it).
-    input.focus();
-    input.select();
+    if (isField) {
+      source.focus();
+      source.select();
+    } else {
+      getSelection()?.selectAllChildren(source);
+    }
     let copied = false;
     try {
       copied = document.execCommand('copy');
