@@ -19,10 +19,16 @@ import { jsonBodies } from './body-limit.ts';
 import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler } from './problem.ts';
-import { checkLimiter, type RateLimitStores, rateLimiter, registrationLimiter } from './rate-limit.ts';
+import {
+  checkLimiter,
+  exportLimiter,
+  type RateLimitStores,
+  rateLimiter,
+  registrationLimiter,
+} from './rate-limit.ts';
 import { requestLog } from './request-log.ts';
 import { botsRouter } from './routes/bots.ts';
-import { exportLimiter, exportRouter } from './routes/export.ts';
+import { exportRouter } from './routes/export.ts';
 import { gamesRouter } from './routes/games.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';

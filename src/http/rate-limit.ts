@@ -124,16 +124,30 @@ export function registrationLimiter(stores: RateLimitStores, limits: Config['rat
   });
 }
 
+/** Per bot token, else per client address. */
+function botOrAddressKey(req: Request, res: Response): string {
+  const who = principalOf(res);
+  return who?.kind === 'bot' ? `b:${who.botId}` : addressKey(req.ip);
+}
+
 /** Bot checks per bot (else per address) and minute: each one makes the arena call a URL. */
 export function checkLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
   return operationLimiter(stores, {
     limiter: 'checks',
     windowMs: MINUTE_MS,
     limit: limits.checksPerMinute,
-    key: (req, res) => {
-      const who = principalOf(res);
-      return who?.kind === 'bot' ? `b:${who.botId}` : addressKey(req.ip);
-    },
+    key: botOrAddressKey,
     refusal: `Too many checks: at most ${limits.checksPerMinute} a minute.`,
+  });
+}
+
+/** `GET /v1/matches/export` per bot (else per address) and minute: each one streams up to a thousand matches. */
+export function exportLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
+  return operationLimiter(stores, {
+    limiter: 'exports',
+    windowMs: MINUTE_MS,
+    limit: limits.exportsPerMinute,
+    key: botOrAddressKey,
+    refusal: `Too many exports: at most ${limits.exportsPerMinute} a minute.`,
   });
 }

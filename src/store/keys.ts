@@ -66,12 +66,13 @@ export function storeKeys(prefix: string) {
 export type StoreKeys = ReturnType<typeof storeKeys>;
 
 /** The API's rate limiters, each with counters of its own. */
-export type RateLimiter = 'requests' | 'registrations' | 'checks';
+export type RateLimiter = 'requests' | 'registrations' | 'checks' | 'exports';
 
 const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   requests: '',
   registrations: 'register:',
   checks: 'check:',
+  exports: 'export:',
 };
 
 /** How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`). */

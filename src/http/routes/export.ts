@@ -1,11 +1,9 @@
 import { type RequestHandler, type Response, Router } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import type { MatchService } from '../../arena/matches.ts';
-import type { Config } from '../../config.ts';
 import type { operations } from '../../contract/index.ts';
 import { type Exact, tied } from '../../contract/tied.ts';
-import { ConflictError, NotFoundError, RateLimitedError } from '../../errors.ts';
+import { ConflictError, NotFoundError } from '../../errors.ts';
 import { ID_PATTERN } from '../../ids.ts';
 import { formatGgf, ggfUnsupported } from '../../match-model/ggf.ts';
 import type { MatchRecord, MatchStatus, Page } from '../../store/records.ts';
@@ -13,7 +11,6 @@ import type { ArenaStore, MatchQuery } from '../../store/store.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
-import type { RateLimitStores } from '../rate-limit.ts';
 import { matchIdParams } from '../schemas.ts';
 
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
@@ -48,40 +45,6 @@ export const exportBotMatchesQuery = z.strictObject({
 });
 type BotMatchesQuery = z.output<typeof exportBotMatchesQuery>;
 tied<Exact<Flat<Partial<BotMatchesQuery> & Pick<BotMatchesQuery, 'bot'>>, Query<'exportBotMatches'>>>();
-
-const MINUTE_MS = 60_000;
-
-/**
- * `GET /v1/matches/export` per bot token (else per client address) and minute: each one streams up
- * to a thousand matches. Refused requests do not count. Counted exactly at Redis, shared by every
- * API process. Its counters live beside the checks' (a limiter of the store's own needs a name in
- * src/store/keys.ts), under keys of their own (`export:`), so the two budgets never mix.
- */
-export function exportLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
-  return rateLimit({
-    windowMs: MINUTE_MS,
-    limit: limits.exportsPerMinute,
-    standardHeaders: false,
-    legacyHeaders: false,
-    skipFailedRequests: true,
-    keyGenerator: (req, res) => {
-      const who = principalOf(res);
-      return who?.kind === 'bot'
-        ? `export:b:${who.botId}`
-        : `export:a:${ipKeyGenerator(req.ip ?? 'unknown')}`;
-    },
-    validate: { keyGeneratorIpFallback: false },
-    store: stores('checks'),
-    handler: (_req, _res, next) => {
-      next(
-        new RateLimitedError(
-          `Too many exports: at most ${limits.exportsPerMinute} a minute.`,
-          Math.ceil(MINUTE_MS / 1000),
-        ),
-      );
-    },
-  });
-}
 
 export interface ExportRouterDeps {
   readonly matches: MatchService;
