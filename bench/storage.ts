@@ -1,7 +1,8 @@
 /**
- * npm run bench:storage [-- --matches N --concurrency C]
+ * npm run bench:storage [-- --matches N --concurrency C --openings balanced|standard]
  *
- * Plays N rated matches between two house bots (greedy and random, played in-process: no HTTP)
+ * Plays N rated matches between two house bots (greedy and random, played in-process: no HTTP),
+ * from balanced openings as the matchmaker plays them (by default; `standard`: from the start),
  * through the real queue, worker, runner and store, under a throwaway key prefix, then sums
  * `MEMORY USAGE` over every key under the prefix (the BullMQ keys are under it too) and divides by
  * N: the Redis memory one finished match costs, everything the arena keeps for it (record, moves,
@@ -14,7 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ensureHouseBots } from '../src/arena/house-bots.ts';
-import { MatchService } from '../src/arena/matches.ts';
+import { ARENA_OPENINGS, MatchService } from '../src/arena/matches.ts';
 import { BotClient } from '../src/bot-client/index.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -35,6 +36,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     /** Keep the keys afterwards (to look at them); they are deleted by default. */
     keep: { type: 'boolean', default: false },
+    /** `balanced`: each pair of matches from one balanced opening, colours swapped; `standard`: none. */
+    openings: { type: 'string', default: 'balanced' },
   },
 });
 const matchCount = Number(values.matches);
@@ -100,7 +103,11 @@ async function main(): Promise<void> {
   const started = performance.now();
   for (let i = 0; i < matchCount; i++) {
     const [black, white] = i % 2 === 0 ? [greedy, random] : [random, greedy];
-    await matches.create({ kind: 'admin' }, { black, white, rated: true });
+    const opening =
+      values.openings === 'balanced'
+        ? ARENA_OPENINGS[Math.floor(i / 2) % ARENA_OPENINGS.length]!.id
+        : undefined;
+    await matches.create({ kind: 'admin' }, { black, white, rated: true, ...(opening ? { opening } : {}) });
   }
   await done;
   const seconds = (performance.now() - started) / 1000;

@@ -1,11 +1,17 @@
 /**
- * npm run sim:ladder [-- --matches 400 --seconds 300]
+ * npm run sim:ladder [-- --matches 400 --seconds 300 --openings both|paired|standard --runs 1]
  *
  * Bots of known strength (random, greedy, alpha-beta at depths 1 and 3) play each other through the
  * real scheduler, queue, workers and HTTP bot client, on Redis under a throwaway prefix. The true
  * strength order comes from a round robin played directly with the rules engine beforehand. Prints,
  * as matches accumulate, whether the leaderboard's Elo order and its Bradley–Terry order equal the
  * true order, and at the end after how many matches each first matched it and matched it for good.
+ *
+ * `--openings` picks the matchmaking: `paired` (MATCHMAKING_OPENINGS=balanced, the arena's default:
+ * each pairing two matches from one random balanced opening, colours swapped), `standard` (one
+ * match a pairing from the start position), or `both` (the default): one run of each, under
+ * prefixes of their own, then a table comparing them. `--runs N` repeats each (alternating the
+ * modes) and adds each mode's median: one run is one draw of a noisy number.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -21,10 +27,33 @@ import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
 
 const { values } = parseArgs({
-  options: { matches: { type: 'string', default: '400' }, seconds: { type: 'string', default: '300' } },
+  options: {
+    matches: { type: 'string', default: '400' },
+    seconds: { type: 'string', default: '300' },
+    openings: { type: 'string', default: 'both' },
+    runs: { type: 'string', default: '1' },
+  },
 });
+const runCount = Math.max(1, Number(values.runs));
 const maxMatches = Number(values.matches);
 const maxSeconds = Number(values.seconds);
+const MODES = { paired: 'balanced', standard: 'standard' } as const;
+type Mode = keyof typeof MODES;
+const modes: Mode[] =
+  values.openings === 'both' ? ['standard', 'paired'] : [values.openings as Mode].filter((m) => m in MODES);
+if (modes.length === 0) {
+  console.error(`--openings must be paired, standard or both, not ${values.openings}`);
+  process.exit(2);
+}
+
+/** What one run found: after how many matches each order first equalled the true one, and for good. */
+interface RunSummary {
+  readonly mode: Mode;
+  readonly finished: number;
+  readonly seconds: number;
+  readonly firstAt: Record<'elo' | 'bt', number | null>;
+  readonly stableFrom: Record<'elo' | 'bt', number | null>;
+}
 
 const ROSTER: { name: string; kind: BotKind; depth?: number }[] = [
   { name: 'random', kind: 'random' },
@@ -71,12 +100,57 @@ function agrees(order: readonly string[], truth: Map<string, number>): boolean {
 async function main(): Promise<void> {
   const truth = trueScores();
   console.log('true strength (round-robin points):', Object.fromEntries(truth));
+  const runs: RunSummary[] = [];
+  for (let run = 0; run < runCount; run++) {
+    for (const mode of modes) {
+      if (modes.length > 1 || runCount > 1) {
+        console.log(`\n--openings ${mode} (MATCHMAKING_OPENINGS=${MODES[mode]}), run ${run + 1}`);
+      }
+      runs.push(await simulate(mode, truth));
+    }
+  }
+  if (runs.length > 1) printComparison(runs);
+}
+
+/** The median of the runs' counts, a run that never got there counting as the longest. */
+function median(counts: readonly (number | null)[]): string {
+  const sorted = counts.map((n) => n ?? Number.POSITIVE_INFINITY).sort((x, y) => x - y);
+  const middle =
+    sorted.length % 2 === 1
+      ? sorted[(sorted.length - 1) / 2]!
+      : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  return Number.isFinite(middle) ? String(middle) : 'never';
+}
+
+/** One line a run, then each mode's medians: matches until the order first equals the truth, and for good. */
+function printComparison(runs: readonly RunSummary[]): void {
+  console.log('\nmatches until the order equals the true one (first / for good):');
+  console.log(`${'openings'.padEnd(17)}${'Elo'.padEnd(15)}${'Bradley-Terry'.padEnd(15)}(matches played)`);
+  const cell = (first: string, stable: string) => `${first} / ${stable}`.padEnd(15);
+  const show = (n: number | null) => (n === null ? 'never' : String(n));
+  for (const run of runs) {
+    const elo = cell(show(run.firstAt.elo), show(run.stableFrom.elo));
+    const bt = cell(show(run.firstAt.bt), show(run.stableFrom.bt));
+    console.log(`${run.mode.padEnd(17)}${elo}${bt}(${run.finished} in ${run.seconds} s)`);
+  }
+  if (runCount === 1) return;
+  for (const mode of modes) {
+    const of = runs.filter((run) => run.mode === mode);
+    const elo = cell(median(of.map((r) => r.firstAt.elo)), median(of.map((r) => r.stableFrom.elo)));
+    const bt = cell(median(of.map((r) => r.firstAt.bt)), median(of.map((r) => r.stableFrom.bt)));
+    console.log(`${`${mode}, median`.padEnd(17)}${elo}${bt}(of ${of.length} runs)`);
+  }
+}
+
+/** One ladder under `mode`'s matchmaking, on a throwaway prefix; prints as it goes. */
+async function simulate(mode: Mode, truth: Map<string, number>): Promise<RunSummary> {
   const prefix = `sim-${randomUUID()}`;
   const config = loadConfig({
     ...process.env,
     REDIS_PREFIX: prefix,
     ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
     MATCHMAKING_ENABLED: 'true',
+    MATCHMAKING_OPENINGS: MODES[mode],
     MATCHMAKING_INTERVAL_MS: '300',
     MATCHMAKING_MAX_CONCURRENT_PER_BOT: '2',
     STRENGTH_INTERVAL_MS: '500',
@@ -133,7 +207,8 @@ async function main(): Promise<void> {
       console.log(`${finished} matches  Elo: ${eloOrder.join(' > ')}  BT: ${btOrder.join(' > ')}`);
     }
   }
-  console.log(`\nafter ${finished} matches in ${((performance.now() - started) / 1000).toFixed(0)} s:`);
+  const seconds = Math.round((performance.now() - started) / 1000);
+  console.log(`\nafter ${finished} matches in ${seconds} s:`);
   for (const kind of ['elo', 'bt'] as const) {
     const label = kind === 'elo' ? 'Elo          ' : 'Bradley-Terry';
     console.log(
@@ -146,6 +221,7 @@ async function main(): Promise<void> {
   await deleteKeysUnder(redis, prefix);
   await store.close();
   await redis.quit();
+  return { mode, finished, seconds, firstAt, stableFrom };
 }
 
 main().catch((error: unknown) => {

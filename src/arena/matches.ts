@@ -8,9 +8,10 @@ import {
   RateLimitedError,
   type ValidationIssue,
 } from '../errors.ts';
-import { reversi } from '../game/index.ts';
+import { type ReversiOptions, reversi } from '../game/index.ts';
 import { newId } from '../ids.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
+import { type Opening, openings, RulesError } from '../reversi/index.ts';
 import type { MatchRecord, MatchRules, MoveRecord, Page } from '../store/records.ts';
 import type { ArenaStore, MatchQuery } from '../store/store.ts';
 import { type Principal, requireBotOrAdmin } from './principal.ts';
@@ -29,6 +30,11 @@ export interface NewMatchInput {
   readonly white: string;
   readonly rules?: Partial<MatchRules>;
   readonly rated: boolean;
+  /**
+   * The opening a match made by the arena starts from (the matchmaker's paired games): rated
+   * matches take no `rules`, so their opening comes this way. Over `rules.opening` when both are set.
+   */
+  readonly opening?: string;
 }
 
 /** How long a bot at its cap of active challenges is told to wait before trying again. */
@@ -39,6 +45,9 @@ const CHALLENGE_RETRY_AFTER_SECONDS = 10;
  * options are the ones `MatchRules` and the HTTP contract name).
  */
 export const ARENA_GAME = reversi;
+
+/** The balanced openings a match may start from, most played first (`standard` is not among them). */
+export const ARENA_OPENINGS: readonly Opening[] = openings();
 
 /** The rules a match is played under when the request leaves them out. */
 export function defaultRules(limits: Config['limits']): MatchRules {
@@ -54,9 +63,28 @@ export function ratedRules(limits: Config['limits']): MatchRules {
   return { ...defaultRules(limits), ...limits.rated };
 }
 
-/** Fills defaults and checks the time options against the server's bounds. */
+/**
+ * `rules` starting from `opening`: with its id when it is a balanced opening, without one for
+ * `standard` or none. Throws `InvalidRequestError` naming `body.rules.opening` for an opening the
+ * game refuses: an unknown id, or one it cannot play under these rules (single-direction capture).
+ */
+export function withOpening(rules: MatchRules, opening: string | undefined): MatchRules {
+  const { opening: _, ...rest } = rules;
+  let options: ReversiOptions;
+  try {
+    options = ARENA_GAME.options({ ...rest, ...(opening === undefined ? {} : { opening }) });
+  } catch (error) {
+    if (!(error instanceof RulesError)) throw error;
+    throw new InvalidRequestError('request/invalid', 'The match cannot start from this opening.', [
+      { path: 'body.rules.opening', message: error.message },
+    ]);
+  }
+  return options.opening === undefined ? rest : { ...rest, opening: options.opening };
+}
+
+/** Fills defaults, checks the time options against the server's bounds and the opening against the rules. */
 export function resolveRules(input: Partial<MatchRules> | undefined, limits: Config['limits']): MatchRules {
-  const rules = { ...defaultRules(limits), ...input };
+  const { opening, ...rules } = { ...defaultRules(limits), ...input };
   const issues: ValidationIssue[] = [];
   for (const field of ['timeLimitMs', 'overageMs'] as const) {
     const { min, max } = limits[field];
@@ -71,7 +99,7 @@ export function resolveRules(input: Partial<MatchRules> | undefined, limits: Con
       issues,
     );
   }
-  return rules;
+  return withOpening(rules, opening);
 }
 
 /**
@@ -104,7 +132,12 @@ export class MatchService {
       );
     }
     const { store, clock, random, limits } = this.deps;
-    const rules = input.rated ? ratedRules(limits) : resolveRules(input.rules, limits);
+    const rules = input.rated
+      ? withOpening(ratedRules(limits), input.opening)
+      : resolveRules(
+          { ...input.rules, ...(input.opening === undefined ? {} : { opening: input.opening }) },
+          limits,
+        );
     const [black, white] = await store.getBots([input.black, input.white]);
     for (const [bot, id] of [
       [black, input.black],

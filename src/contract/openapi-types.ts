@@ -208,7 +208,14 @@ export interface paths {
          *
          *     **Rated matches** are made by the arena (matchmaking) and the admin only, always under the rated
          *     rules (`ratedRules` in `GET /v1/games/reversi`): a rated request that names `rules` is refused
-         *     with `400 matches/rated-rules-fixed`.
+         *     with `400 matches/rated-rules-fixed`. The matchmaker plays them as paired games: two matches, colours
+         *     swapped, from the same balanced opening (`rules.opening`).
+         *
+         *     **Openings.** `rules.opening` names the position the match starts from: `standard` (the start
+         *     position, the default) or the id of a balanced opening (`openings` in `GET /v1/games/reversi`). The
+         *     arena plays the opening's plies itself before asking either bot (see `MoveRecord.opening`). An
+         *     unknown id, or an opening under rules it cannot be played in (the single-direction capture
+         *     variant), is refused with `400 request/invalid` naming `body.rules.opening`.
          */
         post: operations["createMatch"];
         delete?: never;
@@ -446,6 +453,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tournaments
+         * @description Newest first, without their rounds and standings (`GET /v1/tournaments/{tournamentId}` has them).
+         */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Create a tournament
+         * @description Admin only. Creates an `open` tournament with the `bots` named as its first entrants (each must
+         *     exist and not be retired); other bots join with their own token (`POST …/entries`) until the admin
+         *     starts it. A `gauntlet`'s first bot is its challenger, who plays every other entrant; a `swiss`
+         *     tournament needs `rounds`, which only it takes. `gamesPerPairing: 2` plays each pairing twice, colours
+         *     swapped. With `openings: balanced` every pairing starts from a balanced opening drawn at random
+         *     (the match's `rules.opening`), the same for both games of a pair; `standard` starts every game from
+         *     the start position. `rules` and `rated` are as in `POST /v1/matches` (a rated tournament plays under
+         *     the rated rules, so it names no `rules`).
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournamentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournamentId: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a tournament with its rounds, standings, crosstable and strengths
+         * @description Standings score a win 1 and a draw ½ (a Swiss bye 1); a match lost by a fault, a no-show included,
+         *     is a loss for the bot at fault; an aborted match is not scored. Equal points are ordered by
+         *     Sonneborn–Berger (round robin, gauntlet) or Buchholz (Swiss). `strengths` are Bradley–Terry ratings
+         *     fitted to this tournament's games alone.
+         */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournamentId}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournamentId: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter the calling bot in an open tournament
+         * @description A bot's own token only: entering is the bot's consent to play every game the tournament pairs it
+         *     for. `409 tournaments/not-open` once the tournament has started, `409 tournaments/already-entered`
+         *     for a bot already in it, `409 tournaments/full` past 64 entrants.
+         */
+        post: operations["enterTournament"];
+        /**
+         * Withdraw the calling bot from an open tournament
+         * @description A bot's own token only, also for a bot the admin entered. `404 tournaments/not-entered` for a bot
+         *     that is not in it, `409 tournaments/not-open` once it has started, `409 tournaments/challenger-stays`
+         *     for a gauntlet's challenger.
+         */
+        delete: operations["leaveTournament"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournamentId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournamentId: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a tournament
+         * @description Admin only. Seeds the active entrants by rating (then by entry), queues the first round's matches
+         *     and answers the tournament, now `running`; each next round is paired when the last match of the
+         *     round before ends. `409 tournaments/not-open` when it has started already,
+         *     `409 tournaments/too-few-entrants` with fewer than 2 active entrants,
+         *     `409 tournaments/too-many-rounds` for a Swiss tournament with more rounds than its field can play
+         *     without a repeated pairing, `409 tournaments/challenger-retired` for a gauntlet whose challenger
+         *     has retired. Entrants retired before the start are left out.
+         */
+        post: operations["startTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -598,6 +719,8 @@ export interface components {
         BotId: string;
         /** @example match_01JC3S2Q7G5T1XK0V3JH3W6R2D */
         MatchId: string;
+        /** @example tournament_01JC3T0B5Q8R2M4N6P8S0V2X4Z */
+        TournamentId: string;
         /**
          * @description Unique (case-insensitive), 3 to 32 of `A-Z a-z 0-9 _ -`.
          * @example greedy-bot
@@ -661,6 +784,13 @@ export interface components {
              * @example 5000
              */
             overageMs: number;
+            /**
+             * @description The balanced opening the match starts from (`openings` in `GET /v1/games/reversi`), whose plies
+             *     the arena plays before the first bot move (marked `opening: true` in the moves and the history).
+             *     Absent for the standard start position.
+             * @example o-1ea3b3b1
+             */
+            opening?: string;
         };
         /** @description Rules options for a new match; each one left out takes its default. */
         RulesOptionsInput: {
@@ -673,6 +803,12 @@ export interface components {
             timeLimitMs?: number;
             /** @description Must lie within the server's bounds (see `GET /v1/games/reversi`). */
             overageMs?: number;
+            /**
+             * @description `standard` (the start position) or the id of a balanced opening (`openings` in
+             *     `GET /v1/games/reversi`); needs `captureRule: all`.
+             * @default standard
+             */
+            opening?: string;
         };
         Bounds: {
             min: number;
@@ -699,6 +835,23 @@ export interface components {
                 timeLimitMs: components["schemas"]["Bounds"];
                 overageMs: components["schemas"]["Bounds"];
             };
+            /**
+             * @description The balanced openings a match may start from (`rules.opening`), most played first: lines of
+             *     tournament play after which the recorded games came out about even. Rated matches start from
+             *     one drawn at random, played twice with colours swapped.
+             */
+            openings: {
+                /** @example o-1ea3b3b1 */
+                id: string;
+                /**
+                 * @description The line as recorded, black first from the start position. Under white-first rules (the
+                 *     arena's default) the arena plays it mirrored across the ranks (d4 and d5 swap) with the
+                 *     colours swapped, which leads to the same position up to that symmetry.
+                 */
+                moves: components["schemas"]["Square"][];
+                /** @description The first player's mean score in the recorded games (win 1, draw ½, loss 0). */
+                meanScore: number;
+            }[];
             /** @description The JSON Schema of `BotState`. */
             stateSchema: {
                 [key: string]: unknown;
@@ -832,8 +985,15 @@ export interface components {
             square: string;
             direction?: components["schemas"]["Direction"];
             flips: components["schemas"]["Square"][];
-            /** @description The bot's answer time as the arena measured it (0 for a pass the arena made). */
+            /** @description The bot's answer time as the arena measured it (0 for a ply the arena made, a pass or an opening ply). */
             latencyMs: number;
+            /**
+             * @description Present on the plies of the match's opening (`rules.opening`), which the arena plays before the
+             *     first bot move: they take no time (`latencyMs` 0), charge no clock and are no move of the bot's
+             *     own (a fault before its first move is still a `no-show`).
+             * @enum {boolean}
+             */
+            opening?: true;
         };
         /**
          * @description Why the match ended. `timeout`, `bot-error`, `invalid-response` and `illegal-move` are faults: the
@@ -907,6 +1067,11 @@ export interface components {
             result: components["schemas"]["MatchResult"] | null;
             /** @description Both bots' Elo rating before and after this match; `null` until a rated match finishes, and for unrated matches. */
             ratings: components["schemas"]["MatchRatings"] | null;
+            /** @description Only on a tournament's matches; which tournament, and which of its rounds. */
+            tournament?: {
+                id: components["schemas"]["TournamentId"];
+                round: number;
+            };
         };
         Match: components["schemas"]["MatchSummary"] & {
             moves: components["schemas"]["MoveRecord"][];
@@ -977,11 +1142,149 @@ export interface components {
              */
             strengthComputedAt: string | null;
         };
+        /**
+         * @description `round-robin`: every entrant plays every other. `swiss`: a set number of rounds, each paired by score
+         *     (no pairing twice, one bye a round in an odd field). `gauntlet`: the challenger plays every other entrant.
+         * @enum {string}
+         */
+        TournamentFormat: "round-robin" | "swiss" | "gauntlet";
+        /**
+         * @description `open` for entries until the admin starts it; `finished` once its last game ended.
+         * @enum {string}
+         */
+        TournamentStatus: "open" | "running" | "finished";
+        /**
+         * @description `balanced`: each pairing starts from a balanced opening drawn at random; `standard`: from the start position.
+         * @enum {string}
+         */
+        TournamentOpenings: "standard" | "balanced";
+        CreateTournamentRequest: {
+            /** @description Shown on the pages; no control characters. */
+            name: string;
+            format: components["schemas"]["TournamentFormat"];
+            /** @description The first entrants, each existing and not retired; a gauntlet's first is its challenger. */
+            bots?: components["schemas"]["BotId"][];
+            /** @description Swiss only, and required there. */
+            rounds?: number;
+            /**
+             * @description 2: each pairing plays twice, colours swapped (and, with balanced openings, from the same opening).
+             * @default 2
+             * @enum {integer}
+             */
+            gamesPerPairing?: 1 | 2;
+            openings: components["schemas"]["TournamentOpenings"];
+            rules?: components["schemas"]["RulesOptionsInput"];
+            /**
+             * @description Whether its matches count for Elo; a rated tournament plays under the arena's rated rules.
+             * @default false
+             */
+            rated?: boolean;
+        };
+        /** @description A tournament without its rounds and results. (Open to extension by Tournament, so no additionalProperties here.) */
+        TournamentSummary: {
+            id: components["schemas"]["TournamentId"];
+            name: string;
+            format: components["schemas"]["TournamentFormat"];
+            status: components["schemas"]["TournamentStatus"];
+            openings: components["schemas"]["TournamentOpenings"];
+            /** @enum {integer} */
+            gamesPerPairing: 1 | 2;
+            rated: boolean;
+            rules: components["schemas"]["RulesOptions"];
+            /** @description How many rounds it plays; for a round robin or a gauntlet `null` until it starts. */
+            roundCount: number | null;
+            entrantCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        TournamentEntrant: {
+            id: components["schemas"]["BotId"];
+            name: components["schemas"]["BotName"];
+            /** @description Retired while the tournament runs; its games from the next round on are not played. */
+            withdrawn: boolean;
+        };
+        TournamentGame: {
+            /** @description `null` for a game not played because a bot had withdrawn. */
+            matchId: components["schemas"]["MatchId"] | null;
+            white: components["schemas"]["PlayerRef"];
+            black: components["schemas"]["PlayerRef"];
+            /** @description The balanced opening it starts from (`rules.opening` of its match); `null` for the start position. */
+            opening: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "finished" | "aborted" | "not-played";
+            /**
+             * @description The game as scored (a fault, a no-show included, loses it); `null` until it ends, and for an aborted game.
+             * @enum {string|null}
+             */
+            result: "white" | "black" | "draw" | null;
+        };
+        TournamentRound: {
+            number: number;
+            /** @description Who sat the round out (in Swiss a bye scores 1 point; in a round robin nothing). */
+            bye: components["schemas"]["PlayerRef"] | null;
+            games: components["schemas"]["TournamentGame"][];
+        };
+        TournamentStanding: {
+            /** @description Shared by bots equal on points and tie-break. */
+            rank: number;
+            bot: components["schemas"]["PlayerRef"];
+            /** @description Win 1, draw ½, Swiss bye 1. */
+            points: number;
+            games: number;
+            wins: number;
+            draws: number;
+            losses: number;
+            /** @description The tournament's `tiebreak` score. */
+            tiebreak: number;
+        };
+        TournamentCrosstable: {
+            /** @description Rows and columns, in the standings' order. */
+            bots: components["schemas"]["PlayerRef"][];
+            /** @description `cells[i][j]`: the games of `bots[i]` against `bots[j]` from i's side, in the order played. */
+            cells: {
+                side: components["schemas"]["Color"];
+                /** @enum {number} */
+                score: 0 | 0.5 | 1;
+            }[][][];
+        };
+        /** @description A Bradley–Terry rating fitted to this tournament's games alone (mean 1500), with its 95% interval. */
+        TournamentStrength: {
+            bot: components["schemas"]["PlayerRef"];
+            rating: number;
+            lower: number;
+            upper: number;
+        };
+        Tournament: components["schemas"]["TournamentSummary"] & {
+            /** @description A gauntlet's challenger; `null` for other formats. */
+            challenger: components["schemas"]["PlayerRef"] | null;
+            /** @description In seed order once started (by rating, then entry), in entry order before. */
+            entrants: components["schemas"]["TournamentEntrant"][];
+            /** @enum {string} */
+            tiebreak: "sonneborn-berger" | "buchholz";
+            rounds: components["schemas"]["TournamentRound"][];
+            standings: components["schemas"]["TournamentStanding"][];
+            crosstable: components["schemas"]["TournamentCrosstable"];
+            /** @description Strongest first; an entrant without games is left out. */
+            strengths: components["schemas"]["TournamentStrength"][];
+        };
+        TournamentPage: {
+            items: components["schemas"]["TournamentSummary"][];
+            nextCursor: string | null;
+        };
         HistoryEntry: {
             ply: number;
             player: components["schemas"]["Color"];
             square: string;
             direction?: components["schemas"]["Direction"];
+            /**
+             * @description Present on the plies of the match's opening, which the arena played before the first bot move.
+             * @enum {boolean}
+             */
+            opening?: true;
         };
         Opponent: {
             id: components["schemas"]["BotId"];
@@ -1152,6 +1455,7 @@ export interface components {
     parameters: {
         BotId: components["schemas"]["BotId"];
         MatchId: components["schemas"]["MatchId"];
+        TournamentId: components["schemas"]["TournamentId"];
         /** @description Page size. */
         Limit: number;
         /** @description The `nextCursor` of the previous page. */
@@ -1910,6 +2214,198 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tournaments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentPage"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Winter Swiss",
+                 *       "format": "swiss",
+                 *       "rounds": 5,
+                 *       "openings": "balanced",
+                 *       "bots": [
+                 *         "bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH",
+                 *         "bot_01JC3S0T7XK1S3V9D9A7B2E6RM"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTournamentRequest"];
+            };
+        };
+        responses: {
+            /** @description The tournament, open for entries. */
+            201: {
+                headers: {
+                    /** @description The tournament's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /**
+             * @description An invalid request (`request/invalid`), a bot that does not exist or is retired
+             *     (`tournaments/unknown-bot`, `tournaments/retired-bot`), `rounds` missing for a Swiss tournament or
+             *     named for another (`tournaments/rounds-required`, `tournaments/rounds-not-allowed`), a gauntlet
+             *     without a challenger (`tournaments/challenger-required`), `rules` with `rated: true`
+             *     (`tournaments/rated-rules-fixed`), `rules.opening`, which `openings` decides
+             *     (`tournaments/opening-in-rules`), or balanced openings under single-direction capture
+             *     (`tournaments/openings-need-capture-all`).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournamentId: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    enterTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournamentId: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot is entered; the tournament as it stands. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    leaveTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournamentId: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot has left the tournament. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    startTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournamentId: components["parameters"]["TournamentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament, running. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RULES,
   initialPosition,
+  openingById,
+  openingPosition,
+  openings,
   play,
   positionFromBoardText,
   RulesError,
@@ -46,6 +49,42 @@ describe("Reversi's module", () => {
     expect(reversi.toMove(start)).toBe('black');
     expect(reversi.legalActions(start)).toEqual(['d3', 'c4', 'f5', 'e6']);
     expect(reversi.boardRows(start)[3]).toBe('...WB...');
+  });
+
+  describe('an opening', () => {
+    const opening = openings()[0]!;
+
+    it('is no option for the standard start, named or not: the arena plays nothing', () => {
+      expect(reversi.options({ opening: 'standard' })).toEqual(DEFAULT_RULES);
+      expect(reversi.openingActions(reversi.options())).toEqual([]);
+    });
+
+    it.each(['white', 'black'] as const)(
+      'is played by the arena under %s-first rules to the opening position',
+      (firstPlayer) => {
+        const options = reversi.options({ firstPlayer, opening: opening.id });
+        expect(options.opening).toBe(opening.id);
+        let state = reversi.initialState(options);
+        for (const action of reversi.openingActions(options)) {
+          const applied = reversi.apply(state, action, options);
+          if (!applied.ok) throw new Error(applied.message);
+          state = applied.state;
+        }
+        expect(state).toEqual(openingPosition(opening, options));
+        if (firstPlayer === 'black') {
+          expect(reversi.openingActions(options).map((a) => a.action)).toEqual(opening.moves);
+        }
+      },
+    );
+
+    it('refuses an unknown id, and single-direction capture, where the recorded lines do not exist', () => {
+      expect(openingById('o-00000000')).toBeUndefined();
+      expect(() => reversi.options({ opening: 'o-00000000' })).toThrow(RulesError);
+      expect(() => reversi.options({ opening: opening.id, captureRule: 'single-direction' })).toThrow(
+        /captureRule/,
+      );
+      expect(() => reversi.options({ opening: 'standard', captureRule: 'single-direction' })).not.toThrow();
+    });
   });
 
   describe('applying an action', () => {

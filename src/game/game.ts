@@ -50,10 +50,11 @@ export type Applied<State> =
  * One game. `State` is the game's own value for a position (the side to move included); `Options`
  * its rules options, fixed when a match is created and stored with the match's rules.
  *
- * The arena drives every game the same way: `initialState(options(match.rules))`, then while
- * `!isOver(state)` the side `toMove(state)` either passes (when `mustPass`) or answers an action
- * that `apply` judges; at the end `outcome` decides the result. Methods never throw for a bot's
- * bad action: `apply` returns it as `{ ok: false }`, a game event for the caller to judge.
+ * The arena drives every game the same way: `initialState(options(match.rules))`, then the
+ * `openingActions` played by the arena itself, then while `!isOver(state)` the side
+ * `toMove(state)` either passes (when `mustPass`) or answers an action that `apply` judges; at
+ * the end `outcome` decides the result. Methods never throw for a bot's bad action: `apply`
+ * returns it as `{ ok: false }`, a game event for the caller to judge.
  *
  * @example
  * const game = gameFor('reversi');
@@ -76,6 +77,13 @@ export interface Game<State, Options> {
   options(rules?: Readonly<Partial<Options>>): Options;
   /** The position a match starts from. */
   initialState(options: Options): State;
+  /**
+   * The actions the arena plays itself from `initialState(options)`, before either side is asked:
+   * the opening the options name (Reversi's balanced openings), none for the bare start. Each is
+   * legal in turn and none is a pass, so a game may refuse options whose opening does not play.
+   * The arena records them as plies of the match, marked as the opening.
+   */
+  openingActions(options: Options): readonly GameAction[];
   /** The side whose turn it is (after the end: the side that would move). */
   toMove(state: State): Side;
   /** The actions the side to move may play, in the order bots are shown them; empty when it must pass or the game is over. */

@@ -159,3 +159,30 @@ export const ratingsQuery = z.strictObject({
   limit: queryInteger(1, 1000, 200),
 });
 tied<Exact<Partial<z.output<typeof ratingsQuery>>, Query<'getBotRatings'>>>();
+
+const tournamentIdSchema = z.string().regex(ID_PATTERN.tournament, 'must be a tournament id (tournament_…)');
+export const tournamentIdParams = z.strictObject({ tournamentId: tournamentIdSchema });
+
+export const createTournamentBody = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(80)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not hold control characters'),
+  format: z.enum(['round-robin', 'swiss', 'gauntlet']),
+  bots: z
+    .array(botIdSchema)
+    .max(64)
+    .refine((ids) => new Set(ids).size === ids.length, 'must not name a bot twice')
+    .optional(),
+  rounds: z.number().int().min(1).max(50).optional(),
+  gamesPerPairing: z.union([z.literal(1), z.literal(2)]).default(2),
+  openings: z.enum(['standard', 'balanced']),
+  rules: rulesInput.optional(),
+  rated: z.boolean().default(false),
+});
+tied<Exact<z.input<typeof createTournamentBody>, Schemas['CreateTournamentRequest']>>();
+
+export const listTournamentsQuery = z.strictObject({ limit, cursor });
+tied<Exact<Partial<z.output<typeof listTournamentsQuery>>, Query<'listTournaments'>>>();

@@ -12,7 +12,7 @@ export interface ReplayedGame {
   readonly position: unknown;
   /** What is left of each side's overage bank. */
   readonly banks: Record<Color, number>;
-  /** Each side's latest answer time (null before its first answer). */
+  /** Each side's latest answer time (null before its first answer: opening plies are no answers). */
   readonly lastLatency: Record<Color, number | null>;
 }
 
@@ -24,7 +24,8 @@ export function overageSpent(latencyMs: number, timeLimitMs: number): number {
 /**
  * Rebuilds a match's position and clocks from its recorded moves with its `game` (Reversi's when
  * left out, as for a record without a game id), which is how a match resumes on another worker
- * after a crash. Throws when the record is not a legal game (a corrupt record).
+ * after a crash. The arena's own plies (passes, the opening's plies) charge no clock. Throws when
+ * the record is not a legal game (a corrupt record).
  *
  * @example
  * const { position, banks } = replay(match.rules, moves, gameFor(match.game));
@@ -52,6 +53,7 @@ export function replay(
     if (!result.ok)
       throw new Error(`recorded ply ${move.ply} (${move.square}) is not legal: ${result.message}`);
     position = result.state;
+    if (move.opening) continue;
     banks[move.player] -= overageSpent(move.latencyMs, rules.timeLimitMs);
     lastLatency[move.player] = move.latencyMs;
   }

@@ -5,7 +5,7 @@ export type EndingFault = Omit<Fault, 'player'> & { readonly reason: NonNullable
 
 /**
  * The result of a match that a fault of `color` ends. A side that faults before making a single
- * move of its own (the arena's passes do not count) is a no-show: no winner, and the match counts
+ * move of its own (the arena's passes and opening plies do not count) is a no-show: no winner, and the match counts
  * for nobody's rating (the Lichess rule for games aborted before both sides moved), so a bot that
  * is down cannot be farmed for rating. Otherwise the opponent wins. Pure.
  *
@@ -19,7 +19,7 @@ export function faultResult(
   fault: EndingFault,
   discs: { readonly black: number; readonly white: number },
 ): MatchResult {
-  const showedUp = moves.some((move) => move.player === color && move.square !== 'pass');
+  const showedUp = moves.some((move) => move.player === color && move.square !== 'pass' && !move.opening);
   const recorded: Fault = { player: color, ...fault };
   return showedUp
     ? { winner: color === 'black' ? 'white' : 'black', discs, reason: fault.reason, fault: recorded }

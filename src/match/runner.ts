@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
-import { type AnyGame, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
+import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
 import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
 import { botState } from '../protocol/state.ts';
@@ -32,6 +32,8 @@ export interface MatchRunnerDeps {
 interface Ruleset {
   readonly game: AnyGame;
   readonly options: unknown;
+  /** The opening's actions, which the arena plays as the match's first plies (see `Game.openingActions`). */
+  readonly opening: readonly GameAction[];
 }
 
 type Turn =
@@ -45,14 +47,35 @@ type Turn =
   | { readonly kind: 'fault'; readonly fault: EndingFault }
   | { readonly kind: 'interrupted' };
 
+/**
+ * Ply `ply` of the match's opening, played by the arena itself: no player is asked, no clock runs
+ * (latency 0), and the ply is marked as the opening's. Throws when the action does not play, which
+ * the game's `options` already ruled out for a stored match (a corrupt record otherwise).
+ */
+function openingTurn({ game, options, opening }: Ruleset, ply: number, position: unknown): Turn {
+  const action = opening[ply - 1]!;
+  const played = game.apply(position, action, options);
+  if (!played.ok) throw new Error(`opening ply ${ply} (${action.action}) does not play: ${played.message}`);
+  const move: MoveRecord = {
+    ply,
+    player: game.toMove(position),
+    square: action.action,
+    flips: played.flips,
+    latencyMs: 0,
+    opening: true,
+  };
+  return { kind: 'move', move, position: played.state, botTimeMs: 0 };
+}
+
 /** How a run of `MatchRunner.play` ended. */
 export type RunEnd = 'finished' | 'already-ended' | 'missing' | 'interrupted';
 
 /**
- * Plays one match to its end: asks the side to move for an action, applies it with the match's
- * game (src/game), records each ply at once, and records the result exactly once. It resumes a match from
- * its recorded moves, so a match whose worker died finishes on another. Bot faults end the match;
- * only the arena's own failures (Redis) throw, for the queue to retry.
+ * Plays one match to its end: plays the opening's plies itself (when its rules name one), then asks
+ * the side to move for an action, applies it with the match's game (src/game), records each ply at
+ * once, and records the result exactly once. It resumes a match from its recorded moves (mid-opening
+ * too), so a match whose worker died finishes on another. Bot faults end the match; only the
+ * arena's own failures (Redis) throw, for the queue to retry.
  */
 export class MatchRunner {
   constructor(private readonly deps: MatchRunnerDeps) {}
@@ -65,7 +88,8 @@ export class MatchRunner {
     let ruleset: Ruleset;
     try {
       const game = gameFor(match.game);
-      ruleset = { game, options: game.options(match.rules) };
+      const options = game.options(match.rules);
+      ruleset = { game, options, opening: game.openingActions(options) };
     } catch (error) {
       // A record naming a game this arena does not play, or options that game refuses: corrupt.
       this.deps.logger.error({ err: error, matchId }, 'unplayable game or rules; aborting the match');
@@ -113,9 +137,14 @@ export class MatchRunner {
         return 'interrupted';
       }
       const turnStarted = performance.now();
-      const player = this.deps.playerFor(bots[ruleset.game.toMove(position)]);
-      if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
-      const turn = await this.takeTurn(match, ruleset, player, bots, moves, position, clocks, signal);
+      let turn: Turn;
+      if (moves.length < ruleset.opening.length) {
+        turn = openingTurn(ruleset, moves.length + 1, position);
+      } else {
+        const player = this.deps.playerFor(bots[ruleset.game.toMove(position)]);
+        if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
+        turn = await this.takeTurn(match, ruleset, player, bots, moves, position, clocks, signal);
+      }
       if (turn.kind === 'interrupted') {
         await recorder.flush();
         return 'interrupted';

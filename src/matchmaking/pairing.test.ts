@@ -54,6 +54,25 @@ describe('pairBots', () => {
     }
   });
 
+  it('spends two of each bot’s capacity on a pairing of paired games, and skips a bot with one left', () => {
+    const candidates = [
+      bot('a', 1500, 0, 2),
+      bot('b', 1510, 0, 3),
+      bot('c', 1520, 0, 1),
+      bot('d', 1530, 0, 4),
+    ];
+    for (let seed = 0; seed < 30; seed++) {
+      const pairs = pairBots(candidates, { ...options, nearest: 3, matchesPerPair: 2 }, seededRandom(seed));
+      const used = new Map<string, number>();
+      for (const { black, white } of pairs) {
+        for (const id of [black, white]) used.set(id, (used.get(id) ?? 0) + 2);
+      }
+      expect(used.has('c')).toBe(false);
+      for (const c of candidates) expect(used.get(c.id) ?? 0).toBeLessThanOrEqual(c.capacity);
+      expect(pairs.length).toBeGreaterThan(0);
+    }
+  });
+
   it('serves the bot with the fewest games first', () => {
     // Capacity allows one match: the newcomer gets it, with its nearest rating.
     const pairs = pairBots(

@@ -18,8 +18,13 @@ export interface Candidate {
 }
 
 export interface PairingOptions {
-  /** At most this many new matches in one round. */
+  /** At most this many pairings in one round. */
   readonly maxPairs: number;
+  /**
+   * The matches one pairing makes (1 by default; 2 for paired games, colours swapped): the free
+   * capacity each of its two bots needs, and spends.
+   */
+  readonly matchesPerPair?: number;
   /** The opponent is drawn among this many nearest ratings… */
   readonly nearest: number;
   /** …except with this probability, when it is drawn among everyone eligible. */
@@ -42,8 +47,9 @@ function pick<T>(items: readonly T[], random: () => number): T {
 }
 
 /**
- * Pairs eligible bots for one round. Never exceeds a bot's capacity, never pairs a bot with itself
- * or the same two bots twice in a round, nor two house bots unless `houseVsHouse`.
+ * Pairs eligible bots for one round. Never exceeds a bot's capacity (`matchesPerPair` matches a
+ * pairing), never pairs a bot with itself or the same two bots twice in a round, nor two house
+ * bots unless `houseVsHouse`.
  *
  * @example
  * pairBots([{ id: 'a', rating: 1500, ratedGames: 0, capacity: 1, colorBalance: 0 }, …], { maxPairs: 10, nearest: 3, farProbability: 0.1 }, Math.random)
@@ -53,7 +59,9 @@ export function pairBots(
   options: PairingOptions,
   random: () => number,
 ): Pairing[] {
+  const perPair = options.matchesPerPair ?? 1;
   const capacity = new Map(candidates.map((c) => [c.id, c.capacity]));
+  const free = (id: string) => (capacity.get(id) ?? 0) >= perPair;
   const balance = new Map(candidates.map((c) => [c.id, c.colorBalance]));
   const paired = new Set<string>();
   const key = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
@@ -64,11 +72,11 @@ export function pairBots(
 
   for (const bot of order) {
     if (pairs.length >= options.maxPairs) break;
-    while ((capacity.get(bot.id) ?? 0) > 0 && pairs.length < options.maxPairs) {
+    while (free(bot.id) && pairs.length < options.maxPairs) {
       const others = candidates.filter(
         (other) =>
           other.id !== bot.id &&
-          (capacity.get(other.id) ?? 0) > 0 &&
+          free(other.id) &&
           !paired.has(key(bot.id, other.id)) &&
           (options.houseVsHouse !== false || !(bot.house && other.house)),
       );
@@ -91,8 +99,8 @@ export function pairBots(
       paired.add(key(bot.id, opponent.id));
       balance.set(black, (balance.get(black) ?? 0) + 1);
       balance.set(white, (balance.get(white) ?? 0) - 1);
-      capacity.set(bot.id, (capacity.get(bot.id) ?? 0) - 1);
-      capacity.set(opponent.id, (capacity.get(opponent.id) ?? 0) - 1);
+      capacity.set(bot.id, (capacity.get(bot.id) ?? 0) - perPair);
+      capacity.set(opponent.id, (capacity.get(opponent.id) ?? 0) - perPair);
     }
   }
   return pairs;

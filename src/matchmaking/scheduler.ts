@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { MatchService } from '../arena/matches.ts';
+import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
@@ -76,9 +76,11 @@ export class ArenaScheduler {
   }
 
   /**
-   * One round of matchmaking; returns the ids of the matches it created. Rounds of several worker
-   * processes may overlap (BullMQ schedules the next one when a round starts): one at a time holds
-   * the lock, so no two read the same free bots and pair one past its cap; the other skips its turn.
+   * One round of matchmaking; returns the ids of the matches it created (under balanced openings,
+   * each pairing's two matches in a row: the pairing's colours, then swapped). Rounds of several
+   * worker processes may overlap (BullMQ schedules the next one when a round starts): one at a time
+   * holds the lock, so no two read the same free bots and pair one past its cap; the other skips its
+   * turn.
    */
   async matchmake(): Promise<string[]> {
     const release = await this.deps.store.tryLock('matchmaking', MATCHMAKING_LOCK_MS);
@@ -110,22 +112,43 @@ export class ArenaScheduler {
       colorBalance: balances[i] ?? 0,
       house: bot.house !== null,
     }));
+    const paired = config.matchmaking.openings === 'balanced';
+    const matchesPerPair = paired ? 2 : 1;
     const pairs = pairBots(
       candidates,
-      { maxPairs: config.matchmaking.maxNewMatches, ...config.matchmaking },
+      {
+        ...config.matchmaking,
+        maxPairs: Math.floor(config.matchmaking.maxNewMatches / matchesPerPair),
+        matchesPerPair,
+      },
       this.deps.random,
     );
     const created: string[] = [];
     const balance = new Map<string, number>();
-    for (const { black, white } of pairs) {
-      const match = await this.deps.matches.create({ kind: 'admin' }, { black, white, rated: true });
-      created.push(match.id);
-      balance.set(black, (balance.get(black) ?? 0) + 1);
-      balance.set(white, (balance.get(white) ?? 0) - 1);
+    for (const pair of pairs) {
+      // A paired game: the same balanced opening twice, colours swapped, so that neither the colour
+      // nor the opening favours either bot over the two games (their colour balance is unchanged).
+      const opening = paired ? this.drawOpening() : undefined;
+      const games = paired ? [pair, { black: pair.white, white: pair.black }] : [pair];
+      for (const { black, white } of games) {
+        const match = await this.deps.matches.create(
+          { kind: 'admin' },
+          { black, white, rated: true, ...(opening === undefined ? {} : { opening }) },
+        );
+        created.push(match.id);
+        balance.set(black, (balance.get(black) ?? 0) + 1);
+        balance.set(white, (balance.get(white) ?? 0) - 1);
+      }
     }
     if (balance.size > 0) await store.addColorBalance(balance);
     if (created.length > 0) this.deps.logger.info({ matches: created.length }, 'matchmaking round');
     return created;
+  }
+
+  /** A balanced opening drawn with the injected random source, every one equally likely. */
+  private drawOpening(): string {
+    const index = Math.floor(this.deps.random() * ARENA_OPENINGS.length);
+    return ARENA_OPENINGS[Math.min(index, ARENA_OPENINGS.length - 1)]!.id;
   }
 
   /**

@@ -47,6 +47,7 @@ export function botState(turn: TurnContext): BotState {
       player: move.player,
       square: move.square,
       ...(move.direction ? { direction: move.direction as WireDirection } : {}),
+      ...(move.opening ? { opening: true as const } : {}),
     })),
     rules: { ...rules, timeLimitMs, overageMs },
     timeLimitMs: turn.timeLimitMs,

@@ -10,6 +10,7 @@ import type {
   NewBot,
   PlayerRef,
   RatingHistoryEntry,
+  TournamentRef,
 } from './records.ts';
 
 /** Converts store records to and from the flat string fields of Redis hashes. */
@@ -91,20 +92,23 @@ function decodePlayer(value: string): PlayerRef {
 
 const RULE_KEYS = ['firstPlayer', 'captureRule', 'scoring', 'timeLimitMs', 'overageMs'] as const;
 
+/** The rules as one field: the five values in order, then the opening's id when there is one. */
 function encodeRules(rules: MatchRules): string {
-  return RULE_KEYS.map((key) => rules[key]).join(' ');
+  const values = RULE_KEYS.map((key) => rules[key]);
+  return (rules.opening === undefined ? values : [...values, rules.opening]).join(' ');
 }
 
 /** A match's rules from its stored field, either form. */
 export function decodeRules(value: string): MatchRules {
   if (isJson(value)) return JSON.parse(value);
-  const [firstPlayer, captureRule, scoring, timeLimitMs, overageMs] = value.split(' ');
+  const [firstPlayer, captureRule, scoring, timeLimitMs, overageMs, opening] = value.split(' ');
   return {
     firstPlayer: firstPlayer as MatchRules['firstPlayer'],
     captureRule: captureRule as MatchRules['captureRule'],
     scoring: scoring as MatchRules['scoring'],
     timeLimitMs: Number(timeLimitMs),
     overageMs: Number(overageMs),
+    ...(opening === undefined ? {} : { opening }),
   };
 }
 
@@ -180,6 +184,7 @@ export function matchFields(match: MatchRecord): Record<string, string> {
   if (match.finishedAt !== null) fields.finishedAt = String(match.finishedAt);
   if (match.result !== null) fields.result = encodeResult(match.result);
   if (match.ratings !== null) fields.ratings = encodeRatings(match.ratings);
+  if (match.tournament !== undefined) fields.tournament = `${match.tournament.id} ${match.tournament.round}`;
   return fields;
 }
 
@@ -208,7 +213,14 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
     moveCount: Number(hash.moveCount ?? 0),
     result: hash.result ? decodeResult(hash.result) : null,
     ratings: hash.ratings ? decodeRatings(hash.ratings) : null,
+    ...(hash.tournament ? { tournament: decodeTournamentRef(hash.tournament) } : {}),
   };
+}
+
+/** A tournament match's `tournament` field, `<tournament id> <round>`. */
+function decodeTournamentRef(value: string): TournamentRef {
+  const [id = '', round] = value.split(' ');
+  return { id, round: Number(round) };
 }
 
 /**

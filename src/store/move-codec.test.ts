@@ -103,6 +103,53 @@ describe('the packed move encoding', () => {
       expect(decodeMoves(packed(moves), reversi, reversi.options())).toEqual(moves);
     });
 
+    it('keeps the opening plies the arena played, 2 bytes each and marked, before the bots’ moves', () => {
+      const options = reversi.options({ opening: 'o-1ea3b3b1' });
+      let position = reversi.initialState(options);
+      const moves: MoveRecord[] = reversi.openingActions(options).map(({ action }, i) => {
+        const applied = reversi.apply(position, { action }, options);
+        if (!applied.ok) throw new Error(applied.message);
+        const move = {
+          ply: i + 1,
+          player: reversi.toMove(position),
+          square: action,
+          flips: [...applied.flips],
+          latencyMs: 0,
+          opening: true as const,
+        };
+        position = applied.state;
+        return move;
+      });
+      const [next] = reversi.legalActions(position);
+      const applied = reversi.apply(position, { action: next! }, options);
+      if (!applied.ok) throw new Error(applied.message);
+      const bot: MoveRecord = {
+        ply: moves.length + 1,
+        player: reversi.toMove(position),
+        square: next!,
+        flips: [...applied.flips],
+        latencyMs: 0,
+      };
+      const bytes = packed([...moves, bot]);
+      expect(bytes.length).toBe(2 * moves.length + 2);
+      expect(bytes[0]).toBe(0xff);
+      expect(decodeMoves(bytes, reversi, options)).toEqual([...moves, bot]);
+    });
+
+    it('refuses an opening ply that took time, named a direction or passed', () => {
+      for (const move of [
+        { square: 'f4', latencyMs: 3, opening: true as const },
+        { square: 'f4', direction: 'n', latencyMs: 0, opening: true as const },
+        { square: 'pass', latencyMs: 0, opening: true as const },
+      ]) {
+        expect(() => encodeMove(move)).toThrow(UnencodableMoveError);
+      }
+      expect(() => decodeMoves(Buffer.from([0xff]), reversi, reversi.options())).toThrow(CorruptMovesError);
+      expect(() => decodeMoves(Buffer.from([0xff, 0x7f]), reversi, reversi.options())).toThrow(
+        CorruptMovesError,
+      );
+    });
+
     it('calls a record that does not replay corrupt', () => {
       const options = reversi.options();
       expect(() =>
@@ -148,6 +195,17 @@ describe('the compact match record', () => {
     const fields = matchFields(match);
     expect(decodeMatch(fields)).toEqual(match);
     for (const value of Object.values(fields)) expect(value.length).toBeLessThanOrEqual(64);
+  });
+
+  it('keeps the opening in the rules field, and reads a field without one as the standard start', () => {
+    const opened: MatchRecord = {
+      ...match,
+      rules: { ...match.rules, captureRule: 'all', opening: 'o-1ea3b3b1' },
+    };
+    const fields = matchFields(opened);
+    expect(fields.rules).toBe('white all empties-to-winner 1000 5000 o-1ea3b3b1');
+    expect(decodeMatch(fields)).toEqual(opened);
+    expect(decodeMatch(matchFields(match))!.rules).not.toHaveProperty('opening');
   });
 
   it('keeps a fault and a draw', () => {

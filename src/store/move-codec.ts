@@ -9,7 +9,10 @@ import type { MoveRecord } from './records.ts';
  * - one byte for the square: file (a–p) × 8 + rank (1–8), or 0x7f for a pass; bit 7 set when a
  *   direction byte follows;
  * - the direction byte (its index in `n ne e se s sw w nw`), only for a move that names one;
- * - the latency in ms as an unsigned LEB128 varint (1 byte below 128 ms, 2 below 16 s, …).
+ * - the latency in ms as an unsigned LEB128 varint (1 byte below 128 ms, 2 below 16 s, …);
+ * - an opening ply (played by the arena before the first bot move: never a pass, no direction, no
+ *   latency) is the byte 0xff, which no other ply starts with (a pass never names a direction),
+ *   then its square byte and no latency: 2 bytes, as many as a quick bot move.
  *
  * The ply number, the player and the flips are not stored: `decodeMoves` replays the game from the
  * squares and asks it, which is how the record was made in the first place.
@@ -17,6 +20,8 @@ import type { MoveRecord } from './records.ts';
 
 const PASS = 0x7f;
 const HAS_DIRECTION = 0x80;
+/** `PASS | HAS_DIRECTION`: free, since the arena's passes name no direction. */
+const OPENING = 0xff;
 const DIRECTIONS = ['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw'] as const satisfies readonly Direction[];
 const SQUARE = /^([a-p])([1-8])$/;
 
@@ -33,21 +38,32 @@ export class CorruptMovesError extends Error {
  * The bytes of one ply. Throws `UnencodableMoveError` for a square outside a1..p8 (p8 itself is
  * the pass code), a direction not on the compass, or a latency that is not a whole number of ms.
  *
+ * An opening ply must be a square with no direction and latency 0.
+ *
  * @example
  * encodeMove({ square: 'd3', latencyMs: 200 }); // <Buffer 1a c8 01>
  * encodeMove({ square: 'pass', latencyMs: 0 }); // <Buffer 7f 00>
+ * encodeMove({ square: 'f4', latencyMs: 0, opening: true }); // <Buffer ff 2b>
  */
-export function encodeMove(move: Pick<MoveRecord, 'square' | 'direction' | 'latencyMs'>): Buffer {
+export function encodeMove(move: Pick<MoveRecord, 'square' | 'direction' | 'latencyMs' | 'opening'>): Buffer {
   const { latencyMs } = move;
   if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) {
     throw new UnencodableMoveError(`latency ${latencyMs} is not a whole number of milliseconds`);
+  }
+  if (move.opening) {
+    const code = squareCode(move.square);
+    if (code === PASS || move.direction !== undefined || latencyMs !== 0) {
+      throw new UnencodableMoveError(
+        `opening ply ${move.square} must be a square without direction or latency`,
+      );
+    }
+    return Buffer.from([OPENING, code]);
   }
   const bytes: number[] = [];
   if (move.square === 'pass') {
     bytes.push(PASS);
   } else {
-    const [, file, rank] = SQUARE.exec(move.square) ?? [];
-    const code = file === undefined ? PASS : (file.charCodeAt(0) - 97) * 8 + Number(rank) - 1;
+    const code = squareCode(move.square);
     if (code === PASS) throw new UnencodableMoveError(`square ${move.square} has no code`);
     if (move.direction === undefined) {
       bytes.push(code);
@@ -68,8 +84,18 @@ export function encodeMove(move: Pick<MoveRecord, 'square' | 'direction' | 'late
   return Buffer.from(bytes);
 }
 
+/** A square's code: file (a–p) × 8 + rank (1–8); `PASS` for p8 and for what is no square. */
+function squareCode(square: string): number {
+  const [, file, rank] = SQUARE.exec(square) ?? [];
+  return file === undefined ? PASS : (file.charCodeAt(0) - 97) * 8 + Number(rank) - 1;
+}
+
+const squareName = (code: number) => `${String.fromCharCode(97 + Math.floor(code / 8))}${(code % 8) + 1}`;
+
 /** The plies packed in `bytes`, without what a replay tells (player, flips). */
-function* unpack(bytes: Uint8Array): Generator<Pick<MoveRecord, 'square' | 'direction' | 'latencyMs'>> {
+function* unpack(
+  bytes: Uint8Array,
+): Generator<Pick<MoveRecord, 'square' | 'direction' | 'latencyMs' | 'opening'>> {
   let at = 0;
   const next = () => {
     if (at >= bytes.length) throw new CorruptMovesError(`the packed moves end inside a ply (byte ${at})`);
@@ -77,11 +103,16 @@ function* unpack(bytes: Uint8Array): Generator<Pick<MoveRecord, 'square' | 'dire
   };
   while (at < bytes.length) {
     const first = next();
+    if (first === OPENING) {
+      const code = next();
+      if (code >= PASS) throw new CorruptMovesError(`byte ${at - 1} is no opening square`);
+      yield { square: squareName(code), latencyMs: 0, opening: true };
+      continue;
+    }
     let square = 'pass';
     let direction: string | undefined;
     if (first !== PASS) {
-      const code = first & ~HAS_DIRECTION;
-      square = `${String.fromCharCode(97 + Math.floor(code / 8))}${(code % 8) + 1}`;
+      square = squareName(first & ~HAS_DIRECTION);
       if (first & HAS_DIRECTION) {
         direction = DIRECTIONS[next()];
         if (direction === undefined) throw new CorruptMovesError(`byte ${at - 1} is no direction`);
@@ -99,8 +130,8 @@ function* unpack(bytes: Uint8Array): Generator<Pick<MoveRecord, 'square' | 'dire
 
 /**
  * The full move records of a packed match: each ply replayed with `game` under `options` (the
- * match's rules) for its player and the squares it flipped. Throws `CorruptMovesError` when the
- * bytes do not parse or a ply does not replay.
+ * match's rules) for its player and the squares it flipped; opening plies keep `opening: true`.
+ * Throws `CorruptMovesError` when the bytes do not parse or a ply does not replay.
  *
  * @example
  * decodeMoves(Buffer.concat([encodeMove({ square: 'd3', latencyMs: 5 })]), reversi, reversi.options());
@@ -109,7 +140,7 @@ function* unpack(bytes: Uint8Array): Generator<Pick<MoveRecord, 'square' | 'dire
 export function decodeMoves(bytes: Uint8Array, game: AnyGame, options: unknown): MoveRecord[] {
   const moves: MoveRecord[] = [];
   let position = game.initialState(options);
-  for (const { square, direction, latencyMs } of unpack(bytes)) {
+  for (const { square, direction, latencyMs, opening } of unpack(bytes)) {
     const ply = moves.length + 1;
     const player = game.toMove(position);
     if (square === 'pass') {
@@ -129,6 +160,7 @@ export function decodeMoves(bytes: Uint8Array, game: AnyGame, options: unknown):
       ...(direction ? { direction } : {}),
       flips: [...applied.flips],
       latencyMs,
+      ...(opening ? { opening } : {}),
     });
   }
   return moves;

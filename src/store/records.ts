@@ -74,6 +74,11 @@ export interface MatchRules {
   readonly scoring: 'discs' | 'empties-to-winner';
   readonly timeLimitMs: number;
   readonly overageMs: number;
+  /**
+   * The balanced opening the match starts from (an id of src/reversi/openings), whose plies the arena
+   * plays before the first bot move; absent for the standard start (never stored as `standard`).
+   */
+  readonly opening?: string;
 }
 
 export interface PlayerRef {
@@ -145,6 +150,13 @@ export interface MatchRecord {
   readonly moveCount: number;
   readonly result: MatchResult | null;
   readonly ratings: MatchRatings | null;
+  /** Set on a tournament's matches: the tournament and the round (from 1) the match belongs to. */
+  readonly tournament?: TournamentRef;
+}
+
+export interface TournamentRef {
+  readonly id: string;
+  readonly round: number;
 }
 
 export interface MoveRecord {
@@ -155,6 +167,8 @@ export interface MoveRecord {
   readonly direction?: string;
   readonly flips: readonly string[];
   readonly latencyMs: number;
+  /** Set on the plies of the match's opening, which the arena plays itself (latency 0, no clock charged). */
+  readonly opening?: true;
 }
 
 export interface Page<T> {

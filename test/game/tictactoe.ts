@@ -55,6 +55,7 @@ export const ticTacToe: Game<TicTacToeState, TicTacToeOptions> = {
   // Keys it does not know (a match's time control, Reversi's options) are dropped, as Reversi drops them.
   options: () => NO_OPTIONS,
   initialState: () => ({ cells: Array(9).fill(null), toMove: 'black' }),
+  openingActions: () => [],
   toMove: (state) => state.toMove,
   legalActions: (state) =>
     isOver(state) ? [] : state.cells.flatMap((cell, index) => (cell === null ? [squareName(index)] : [])),

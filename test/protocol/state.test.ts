@@ -63,6 +63,40 @@ describe('the state sent to a push bot', () => {
   });
 });
 
+describe('the state after a balanced opening', () => {
+  it('matches the golden file: the arena’s plies marked in the history, the opening in the rules', () => {
+    const opened: MatchRecord = { ...match, rules: { ...match.rules, opening: 'o-1ea3b3b1' }, moveCount: 6 };
+    // o-1ea3b3b1 is f5 d6 c3 d3 c4 f4 black first; white first it is mirrored across the ranks.
+    const plies: [MoveRecord['player'], string, string][] = [
+      ['white', 'f4', 'e4'],
+      ['black', 'd3', 'd4'],
+      ['white', 'c6', 'd5'],
+      ['black', 'd6', 'd5'],
+      ['white', 'c5', 'd5'],
+      ['black', 'f5', 'e4'],
+    ];
+    const opening: MoveRecord[] = plies.map(([player, square, flip], i) => ({
+      ply: i + 1,
+      player,
+      square,
+      flips: [flip],
+      latencyMs: 0,
+      opening: true,
+    }));
+    const game = replay(opened.rules, opening);
+    const state = botState({
+      match: opened,
+      moves: opening,
+      position: game.position,
+      timeLimitMs: 1000,
+      remainingOverageMs: game.banks.white,
+      lastLatencyMs: game.lastLatency.white,
+      opponentRating: 1484,
+    });
+    expect(state).toEqual(golden('state-after-opening'));
+  });
+});
+
 describe('the state served to a pull bot', () => {
   it('matches the golden file, with whose turn it is and the deadline', () => {
     const state = matchState({

@@ -5,7 +5,8 @@ import { schedulerFor } from '../support/scheduler.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1' });
+  // One match a bot, single matches (paired games need room for two).
+  h = await createHarness({ MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1', MATCHMAKING_OPENINGS: 'standard' });
 });
 afterAll(() => h.close());
 

@@ -14,6 +14,8 @@ let sched: Awaited<ReturnType<typeof schedulerFor>>;
 beforeAll(async () => {
   h = await createHarness({
     MATCHMAKING_PAUSE_AFTER_FAULTS: '3',
+    // One match at a time: single matches from the start (paired games need room for two).
+    MATCHMAKING_OPENINGS: 'standard',
     MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1',
     RATED_TIME_LIMIT_MS: '5000',
     RATED_OVERAGE_MS: '0',
@@ -172,7 +174,11 @@ describe('matchmaking', () => {
     let duo: Harness;
     let duoSched: Awaited<ReturnType<typeof schedulerFor>>;
     beforeAll(async () => {
-      duo = await createHarness({ MATCHMAKING_MAX_CONCURRENT_PER_BOT: '4' });
+      // Single matches: a paired game gives both colours at once, so there is nothing to alternate.
+      duo = await createHarness({
+        MATCHMAKING_MAX_CONCURRENT_PER_BOT: '4',
+        MATCHMAKING_OPENINGS: 'standard',
+      });
       duoSched = await schedulerFor(duo, 11);
     });
     afterAll(async () => {

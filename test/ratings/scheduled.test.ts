@@ -49,6 +49,8 @@ describe('with matchmaking on, two worker processes', { timeout: 90_000 }, () =>
       MATCHMAKING_ENABLED: 'true',
       MATCHMAKING_INTERVAL_MS: '300',
       MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1',
+      // A cap of one match: single matches (paired games need room for two).
+      MATCHMAKING_OPENINGS: 'standard',
       STRENGTH_INTERVAL_MS: '500',
     };
     const workers = [spawnWorker(h, env), spawnWorker(h, env)];
