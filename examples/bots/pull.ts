@@ -1,6 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type ArenaClient,
+  BotEventStream,
+  createArenaClient,
+  describeProblem,
+  type MatchState,
+  sleep,
+  TokenRefusedError,
+} from '@reversi-arena/client';
 import type { Action, Turn } from '../../src/house/turn.ts';
-import { readSse } from './sse.ts';
+
+export { TokenRefusedError };
 
 export interface PullBotOptions {
   /** The arena's base URL, e.g. `http://localhost:3000`. */
@@ -8,40 +17,60 @@ export interface PullBotOptions {
   readonly token: string;
   readonly choose: (turn: Turn) => Action;
   readonly signal: AbortSignal;
-  /** Called with each event, for logs. */
+  /** Called with each event, for logs; `disconnected` (with why) when the stream is lost. */
   readonly onEvent?: (event: string, data: unknown) => void;
 }
 
-/** Waits `ms`, or less when `signal` aborts. */
-const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => {});
-
-/** The arena refused the bot's token: no retry will help. */
-export class TokenRefusedError extends Error {
-  override readonly name = 'TokenRefusedError';
-}
-
-/** Throws `TokenRefusedError` for a 401 or 403, with the problem's code when the arena sent one. */
-async function refuseIfDenied(res: Response): Promise<void> {
-  if (res.status !== 401 && res.status !== 403) return;
-  const problem = (await res.json().catch(() => ({}))) as { code?: string };
-  throw new TokenRefusedError(
-    `the arena refused the token (${res.status}${problem.code ? ` ${problem.code}` : ''})`,
-  );
+/** Posting a move failed in a way a reconnect may fix: the arena tells the turn again. */
+class PostFailed extends Error {
+  override readonly name = 'PostFailed';
 }
 
 /** The bot the token belongs to: its id and name. Throws `TokenRefusedError` for a bad token. */
 export async function whoAmI(arena: string, token: string): Promise<{ id: string; name: string }> {
-  const res = await fetch(`${arena}/v1/bots/me`, { headers: { authorization: `Bearer ${token}` } });
-  await refuseIfDenied(res);
-  if (!res.ok) throw new Error(`GET /v1/bots/me answered ${res.status}`);
-  return (await res.json()) as { id: string; name: string };
+  const { data, error, response } = await createArenaClient({ baseUrl: arena, token }).GET('/v1/bots/me');
+  if (response.status === 401 || response.status === 403) throw new TokenRefusedError(response.status, error);
+  if (!data) throw new Error(`GET /v1/bots/me answered ${describeProblem(error, response.status)}`);
+  return data;
+}
+
+/**
+ * Posts the chosen action for one turn. A refused action (409: the turn was told twice, the match
+ * moved on; 422) is the game's business, not an error; a network failure, a 429 or a 5xx throws
+ * `PostFailed`, so the turn's event is not marked handled.
+ */
+async function play(
+  arena: ArenaClient,
+  turn: MatchState,
+  action: Action,
+  signal: AbortSignal,
+): Promise<void> {
+  const { error, response } = await arena
+    .POST('/v1/matches/{matchId}/actions', {
+      params: { path: { matchId: turn.matchId } },
+      body: {
+        action: action.action,
+        ...(action.direction ? { direction: action.direction } : {}),
+        ply: turn.ply,
+      },
+      signal,
+    })
+    .catch((cause: unknown) => {
+      if (signal.aborted) throw cause;
+      throw new PostFailed(`posting to ${turn.matchId} failed`, { cause });
+    });
+  if (response.status === 401) throw new TokenRefusedError(401, error);
+  if (response.status === 429 || response.status >= 500) {
+    throw new PostFailed(`posting to ${turn.matchId} answered ${describeProblem(error, response.status)}`);
+  }
 }
 
 /**
  * A pull bot: listens to its event stream and, on each `yourTurn`, posts a move chosen from the
- * state. Reconnects with `Last-Event-ID` when the stream drops, so it misses no turn; when the
- * arena says it is closing (`arenaClosing`, a restart or a deploy), it reconnects after the pause
- * the arena asks for. Runs until `signal` aborts; throws `TokenRefusedError` when the arena
+ * state. The stream (`BotEventStream`) reconnects with `Last-Event-ID` after its `retry:` delay when
+ * it drops, and after the pause the arena asks for when it says it is closing (a restart or a
+ * deploy). An event counts as seen only once it is handled: a move that could not be posted is told
+ * again on the next connection. Runs until `signal` aborts; throws `TokenRefusedError` when the arena
  * refuses the token.
  *
  * @example
@@ -49,45 +78,30 @@ export async function whoAmI(arena: string, token: string): Promise<{ id: string
  */
 export async function runPullBot(options: PullBotOptions): Promise<void> {
   const { arena, token, signal } = options;
-  const auth = { authorization: `Bearer ${token}` };
-  let lastEventId: string | undefined;
+  const client = createArenaClient({ baseUrl: arena, token });
+  const events = new BotEventStream({
+    baseUrl: arena,
+    token,
+    signal,
+    onReconnect: ({ reason, error, status, problem }) => {
+      // An end and an `arenaClosing` are no failure: the stream comes back by itself.
+      if (reason === 'failed') options.onEvent?.('disconnected', String(error));
+      if (reason === 'refused') options.onEvent?.('disconnected', describeProblem(problem, status));
+    },
+  });
   while (!signal.aborted) {
     try {
-      const res = await fetch(`${arena}/v1/bots/me/events`, {
-        headers: {
-          ...auth,
-          accept: 'text/event-stream',
-          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-        },
-        signal,
-      });
-      await refuseIfDenied(res);
-      if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
-      let reconnectAfterMs = 0;
-      for await (const event of readSse(res.body)) {
-        lastEventId = event.id ?? lastEventId;
-        const data: unknown = JSON.parse(event.data);
-        options.onEvent?.(event.event, data);
-        // Not an error: the stream ends next, and the arena (or the one replacing it) is back soon.
-        if (event.event === 'arenaClosing') {
-          reconnectAfterMs = (data as { reconnectAfterMs: number }).reconnectAfterMs;
+      for await (const { event, data } of events) {
+        options.onEvent?.(event, data);
+        if (event === 'yourTurn' && data.toMove === data.you) {
+          await play(client, data, options.choose(data), signal);
         }
-        if (event.event !== 'yourTurn') continue;
-        const turn = data as Turn & { matchId: string; ply: number };
-        const action = options.choose(turn);
-        await fetch(`${arena}/v1/matches/${turn.matchId}/actions`, {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ ...action, ply: turn.ply }),
-          signal,
-        });
       }
-      await pause(reconnectAfterMs, signal);
     } catch (error) {
       if (signal.aborted) return;
-      if (error instanceof TokenRefusedError) throw error;
+      if (!(error instanceof PostFailed)) throw error;
       options.onEvent?.('disconnected', String(error));
-      await pause(1000, signal);
+      await sleep(events.retryMs, signal);
     }
   }
 }

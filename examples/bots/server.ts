@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
+import { createPushVerifier, type PushVerifier } from '@reversi-arena/client';
 import { chooseAlphaBeta, DEFAULT_DEPTH } from '../../src/house/alphabeta.ts';
 import { chooseGreedy } from '../../src/house/greedy.ts';
 import { chooseRandom, type Random } from '../../src/house/random.ts';
@@ -73,17 +73,13 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   choose: (turn: Turn) => Action,
-  webhook: Webhook | null,
+  verify: PushVerifier | null,
 ) {
   if (req.method !== 'POST') return reply(res, 405, { error: 'POST the BotState here' });
   const body = await readBody(req);
   if (body === null) return reply(res, 413, { error: 'body too large' });
-  if (webhook !== null) {
-    try {
-      webhook.verify(body, req.headers as Record<string, string>);
-    } catch {
-      return reply(res, 401, { error: 'the webhook signature does not verify' });
-    }
+  if (verify !== null && !verify(req.headers, body).ok) {
+    return reply(res, 401, { error: 'the webhook signature does not verify' });
   }
   let json: unknown;
   try {
@@ -113,9 +109,9 @@ async function handle(
  */
 export async function startBot(kind: BotKind, options: BotOptions): Promise<RunningBot> {
   const choose = chooser(kind, options);
-  const webhook = options.secret === undefined ? null : new Webhook(options.secret);
+  const verify = options.secret === undefined ? null : createPushVerifier(options.secret);
   const server = createServer((req, res) => {
-    handle(req, res, choose, webhook).catch((error: unknown) => {
+    handle(req, res, choose, verify).catch((error: unknown) => {
       if (!res.headersSent) reply(res, 500, { error: error instanceof Error ? error.message : 'failed' });
       else res.destroy();
     });

@@ -1,0 +1,67 @@
+import type { components } from './schema.js';
+
+type Schemas = components['schemas'];
+
+/** What the arena sends a push bot on its turn (`BotState`). */
+export type BotState = Schemas['BotState'];
+/** What a bot answers on its turn (`BotAction`). */
+export type BotAction = Schemas['BotAction'];
+/** A pull bot's action: a `BotAction` plus the `ply` it answers, so a retried post plays nothing twice. */
+export type PullAction = Schemas['PullAction'];
+/** `BotState` plus whose turn it is, the status, the deadline and the result (`MatchState`). */
+export type MatchState = Schemas['MatchState'];
+/** A bot's profile (`Bot`). */
+export type Bot = Schemas['Bot'];
+/** A match with its moves (`Match`). */
+export type Match = Schemas['Match'];
+/** How a match ended (`MatchResult`). */
+export type MatchResult = Schemas['MatchResult'];
+/** An RFC 9457 problem document, with the arena's stable `code` (`Problem`). */
+export type Problem = Schemas['Problem'];
+/** `black` or `white`. */
+export type Color = Schemas['Color'];
+/** A square, `a1` to `h8`. */
+export type Square = Schemas['Square'];
+/** A compass direction, named under the single-direction capture rule. */
+export type Direction = Schemas['Direction'];
+
+// The data of the events below is described in prose by openapi.yaml (`GET /v1/bots/me/events`),
+// without schemas of their own: these shapes are the arena's, read from what it sends.
+
+/** `matchStarted`: a match of the bot begins. */
+export interface MatchStarted {
+  readonly matchId: string;
+  readonly black: Schemas['PlayerRef'];
+  readonly white: Schemas['PlayerRef'];
+  readonly rules: Schemas['RulesOptions'];
+}
+
+/** `matchFinished`: a match of the bot ended; `result` is `null` when it was aborted before a result. */
+export interface MatchFinished {
+  readonly matchId: string;
+  readonly status: 'finished' | 'aborted';
+  readonly result: MatchResult | null;
+}
+
+/** `arenaClosing`: the arena restarts; reconnect after this pause, and nothing is missed. */
+export interface ArenaClosing {
+  readonly reconnectAfterMs: number;
+}
+
+/**
+ * One event of a bot's event stream, by its name. `id` is the event's stream id (absent on the
+ * `yourTurn`s a fresh connection starts with, and on `arenaClosing`).
+ */
+export type BotEvent =
+  | { readonly event: 'yourTurn'; readonly id?: string; readonly data: MatchState }
+  | { readonly event: 'matchStarted'; readonly id?: string; readonly data: MatchStarted }
+  | { readonly event: 'matchFinished'; readonly id?: string; readonly data: MatchFinished }
+  | { readonly event: 'arenaClosing'; readonly id?: string; readonly data: ArenaClosing };
+
+/** The names of the events `BotEventStream` yields; others are skipped. */
+export const BOT_EVENTS: readonly BotEvent['event'][] = [
+  'yourTurn',
+  'matchStarted',
+  'matchFinished',
+  'arenaClosing',
+];

@@ -1,0 +1,241 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type BotEvent,
+  BotEventStream,
+  type Reconnect,
+  StreamIdleError,
+  TokenRefusedError,
+} from '@reversi-arena/client';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** What the hand-made arena does with one connection: write to it, end it, or leave it open. */
+type Script = (res: ServerResponse) => void;
+
+interface Seen {
+  readonly headers: IncomingHttpHeaders;
+  /** When the connection came, on the server's clock. */
+  readonly at: number;
+}
+
+/**
+ * A bot's event stream, by hand: connection n runs `scripts[n]` (a stream that stays open once they
+ * run out). Each connection's headers and time are kept; `connection(n)` resolves when it comes.
+ */
+async function scriptedArena(scripts: Script[]) {
+  const seen: Seen[] = [];
+  const waiting = new Map<number, () => void>();
+  const open: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    const n = seen.length;
+    seen.push({ headers: req.headers, at: performance.now() });
+    open.push(res);
+    const script =
+      scripts[n] ?? ((r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/event-stream' }));
+    script(res);
+    waiting.get(n)?.();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    /** Resolves once connection `n` (from 0) has come. */
+    connection: (n: number) =>
+      new Promise<Seen>((resolve) => {
+        if (seen[n]) resolve(seen[n]);
+        else waiting.set(n, () => resolve(seen[n]!));
+      }),
+    close: () => {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+const stream = (res: ServerResponse, ...blocks: string[]) => {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const block of blocks) res.write(`${block}\n\n`);
+};
+const turn = { matchId: 'match_1', ply: 3, you: 'black', toMove: 'black', legalMoves: ['d3'] };
+const TURN = `id: 2-0\nevent: yourTurn\ndata: ${JSON.stringify(turn)}`;
+const STARTED = 'id: 1-0\nevent: matchStarted\ndata: {"matchId":"match_1"}';
+const FINISHED = 'id: 3-0\nevent: matchFinished\ndata: {"matchId":"match_1","result":null}';
+
+let arena: Awaited<ReturnType<typeof scriptedArena>> | undefined;
+afterEach(() => {
+  arena?.close();
+  arena = undefined;
+});
+
+/** Runs `loop` over a stream of the hand-made arena until the test aborts `signal`. */
+function follow(
+  options: Partial<ConstructorParameters<typeof BotEventStream>[0]> & { signal: AbortSignal },
+  loop: (events: BotEventStream) => Promise<void>,
+) {
+  const events = new BotEventStream({ baseUrl: arena!.url, token: 'rvb_test', ...options });
+  return { events, done: loop(events) };
+}
+
+describe('BotEventStream', () => {
+  describe('when the loop throws while handling an event (a move it could not post)', () => {
+    it('resumes from the last handled event, so the arena tells that turn again', async () => {
+      arena = await scriptedArena([
+        (res) => stream(res, 'retry: 150', STARTED, TURN),
+        (res) => {
+          stream(res, TURN, FINISHED);
+          res.end();
+        },
+      ]);
+      const signal = new AbortController();
+      const handled: BotEvent[] = [];
+      let failed = false;
+      const { events, done } = follow({ signal: signal.signal }, async (events) => {
+        while (!signal.signal.aborted) {
+          try {
+            for await (const event of events) {
+              if (event.event === 'yourTurn' && !failed) {
+                failed = true;
+                throw new Error('the post failed');
+              }
+              handled.push(event);
+            }
+          } catch {
+            expect(events.lastEventId).toBe('1-0');
+          }
+        }
+      });
+
+      const [first, second, third] = await Promise.all([0, 1, 2].map((n) => arena!.connection(n)));
+      signal.abort();
+      await done;
+      expect(first?.headers).toMatchObject({ authorization: 'Bearer rvb_test', accept: 'text/event-stream' });
+      expect(first?.headers['last-event-id']).toBeUndefined();
+      expect(second?.headers['last-event-id']).toBe('1-0');
+      expect(handled.map(({ event, id }) => [event, id])).toEqual([
+        ['matchStarted', '1-0'],
+        ['yourTurn', '2-0'],
+        ['matchFinished', '3-0'],
+      ]);
+      expect(handled[1]?.data).toEqual(turn);
+      // The stream ended: it came back after its `retry:`, from the last event it handled.
+      expect(third?.headers['last-event-id']).toBe('3-0');
+      expect(third!.at - second!.at).toBeGreaterThanOrEqual(150 - 5);
+      expect(events.lastEventId).toBe('3-0');
+    });
+  });
+
+  describe('when the arena refuses a connection with 429', () => {
+    it('waits out its Retry-After, and says so before waiting', async () => {
+      arena = await scriptedArena([
+        (res) => {
+          res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' });
+          res.end(JSON.stringify({ status: 429, code: 'streams/too-many', title: 'Too many' }));
+        },
+      ]);
+      const signal = new AbortController();
+      const reconnects: Reconnect[] = [];
+      const { done } = follow(
+        { signal: signal.signal, onReconnect: (r) => reconnects.push(r) },
+        async (events) => {
+          for await (const _ of events);
+        },
+      );
+      const [first, second] = await Promise.all([arena.connection(0), arena.connection(1)]);
+      signal.abort();
+      await done;
+      expect(second.at - first.at).toBeGreaterThanOrEqual(1000 - 5);
+      expect(reconnects).toEqual([
+        {
+          reason: 'refused',
+          delayMs: 1000,
+          status: 429,
+          problem: expect.objectContaining({ code: 'streams/too-many' }),
+        },
+      ]);
+    });
+  });
+
+  describe('when the arena says it is closing', () => {
+    it('yields arenaClosing, then reconnects after the pause it asks for, from the last event', async () => {
+      arena = await scriptedArena([
+        (res) => {
+          stream(res, 'retry: 5000', STARTED, 'event: arenaClosing\ndata: {"reconnectAfterMs":200}');
+          res.end();
+        },
+      ]);
+      const signal = new AbortController();
+      const seenEvents: string[] = [];
+      const reconnects: Reconnect[] = [];
+      const { done } = follow(
+        { signal: signal.signal, onReconnect: (r) => reconnects.push(r) },
+        async (events) => {
+          for await (const event of events) seenEvents.push(event.event);
+        },
+      );
+      const [first, second] = await Promise.all([arena.connection(0), arena.connection(1)]);
+      signal.abort();
+      await done;
+      expect(seenEvents).toEqual(['matchStarted', 'arenaClosing']);
+      expect(reconnects).toEqual([{ reason: 'closing', delayMs: 200 }]);
+      expect(second.headers['last-event-id']).toBe('1-0');
+      // Not the stream's `retry:` of 5 s: the pause the arena asked for.
+      expect(second.at - first.at).toBeGreaterThanOrEqual(200 - 5);
+      expect(second.at - first.at).toBeLessThan(4000);
+    });
+  });
+
+  describe('when a connection falls silent', () => {
+    it('drops it after idleTimeoutMs and reconnects', async () => {
+      arena = await scriptedArena([(res) => stream(res, 'retry: 100')]);
+      const signal = new AbortController();
+      const reconnects: Reconnect[] = [];
+      const { done } = follow(
+        { signal: signal.signal, idleTimeoutMs: 200, onReconnect: (r) => reconnects.push(r) },
+        async (events) => {
+          for await (const _ of events);
+        },
+      );
+      const [first, second] = await Promise.all([arena.connection(0), arena.connection(1)]);
+      signal.abort();
+      await done;
+      expect(second.at - first.at).toBeGreaterThanOrEqual(200 + 100 - 5);
+      expect(reconnects).toEqual([{ reason: 'failed', delayMs: 100, error: expect.any(StreamIdleError) }]);
+    });
+  });
+
+  describe('when the arena refuses the token', () => {
+    it('throws TokenRefusedError naming the status and the code, and does not reconnect', async () => {
+      arena = await scriptedArena([
+        (res) => {
+          res.writeHead(401, { 'content-type': 'application/problem+json' });
+          res.end(JSON.stringify({ status: 401, code: 'auth/invalid-token', title: 'Unauthorized' }));
+        },
+      ]);
+      const events = new BotEventStream({ baseUrl: arena.url, token: 'rvb_bad' });
+      const reading = (async () => {
+        for await (const _ of events);
+      })();
+      await expect(reading).rejects.toThrow(TokenRefusedError);
+      await expect(reading).rejects.toThrow('the arena refused the token (401 auth/invalid-token)');
+      expect(arena.seen).toHaveLength(1);
+    });
+  });
+
+  describe('when its signal aborts', () => {
+    it('ends the iteration without an error, also while waiting to reconnect', async () => {
+      arena = await scriptedArena([(res) => res.end()]);
+      const signal = new AbortController();
+      const events = new BotEventStream({ baseUrl: arena.url, token: 'rvb_x', signal: signal.signal });
+      const reading = (async () => {
+        for await (const _ of events);
+      })();
+      await arena.connection(0);
+      signal.abort();
+      await expect(reading).resolves.toBeUndefined();
+      expect(arena.seen).toHaveLength(1);
+    });
+  });
+});
