@@ -16,11 +16,11 @@ describe('AnswerCache', () => {
     let now = 0;
     const cache = new AnswerCache({ ttlMs: 1000, maxEntries: 10, shareLoads: true, now: () => now });
     const source = counter();
-    expect((await cache.get('a', source.load)).body).toBe('{"n":1}');
+    expect((await cache.get('a', source.load)).body.toString()).toBe('{"n":1}');
     now = 999;
-    expect((await cache.get('a', source.load)).body).toBe('{"n":1}');
+    expect((await cache.get('a', source.load)).body.toString()).toBe('{"n":1}');
     now = 1000;
-    expect((await cache.get('a', source.load)).body).toBe('{"n":2}');
+    expect((await cache.get('a', source.load)).body.toString()).toBe('{"n":2}');
   });
 
   it('loads again every time when a load declines to be kept', async () => {
@@ -44,7 +44,7 @@ describe('AnswerCache', () => {
   it('keeps no failed load', async () => {
     const cache = new AnswerCache({ ttlMs: 1000, maxEntries: 10, shareLoads: true });
     await expect(cache.get('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
-    expect((await cache.get('a', counter().load)).body).toBe('{"n":1}');
+    expect((await cache.get('a', counter().load)).body.toString()).toBe('{"n":1}');
   });
 
   it('forgets the least recently used answer past maxEntries', async () => {

@@ -1,14 +1,17 @@
 import type { Response } from 'express';
 
-/** A JSON answer kept ready to send: the document, its serialized body and, once sent, its ETag. */
+/**
+ * A JSON answer kept ready to send: the document, its serialized body as bytes (express would
+ * encode a string of 1 kB or more into a new Buffer on every send) and, once sent, its ETag.
+ */
 export interface JsonAnswer {
   readonly value: unknown;
-  readonly body: string;
+  readonly body: Buffer;
   etag?: string;
 }
 
 export function jsonAnswer(value: unknown): JsonAnswer {
-  return { value, body: JSON.stringify(value) };
+  return { value, body: Buffer.from(JSON.stringify(value)) };
 }
 
 /**
@@ -22,7 +25,9 @@ export function sendJson(res: Response, answer: JsonAnswer, validated: boolean):
     return;
   }
   if (answer.etag === undefined) {
-    const etagOf = res.app.get('etag fn') as ((body: string, encoding: string) => string) | undefined;
+    const etagOf = res.app.get('etag fn') as
+      | ((body: string | Buffer, encoding: string) => string)
+      | undefined;
     answer.etag = etagOf ? etagOf(answer.body, 'utf8') : '';
   }
   if (answer.etag !== '') res.set('ETag', answer.etag);
