@@ -68,6 +68,16 @@ const envSchema = z.object({
   MAX_STREAMS_PER_BOT: integer(4, 1),
   /** Bots one client address may register per hour. */
   RATE_LIMIT_REGISTRATIONS_PER_HOUR: integer(10, 1),
+  /** Guests (POST /v1/guests) one client address may register per hour. */
+  RATE_LIMIT_GUESTS_PER_HOUR: integer(20, 1),
+  /** A guest that has not played for this many hours is retired by the workers' sweep. */
+  GUEST_TTL_HOURS: z.coerce.number().positive().default(24),
+  /**
+   * The longest per-move limit of a match a guest (a person at /play) plays in, and the limit such
+   * a match gets when it names none. Bots' own matches keep TIME_LIMIT_MS_MAX.
+   */
+  GUEST_TIME_LIMIT_MS_MAX: integer(120_000, 1),
+  GUEST_TIME_LIMIT_MS_DEFAULT: integer(60_000, 1),
   /** Calls of POST /v1/bots/me/check one bot may make per minute: each one calls its URL. */
   RATE_LIMIT_CHECKS_PER_MINUTE: integer(6, 1),
   /** Calls of GET /v1/matches/export one bot (else client address) may make per minute: each streams many matches. */
@@ -82,6 +92,8 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Open connections one client address may hold; past it, the newest is closed. */
   MAX_CONNECTIONS_PER_ADDRESS: integer(64, 1),
+  /** Spectator event streams (GET /v1/matches/{id}/events) one client address may hold at once, per API process. */
+  MAX_SPECTATOR_STREAMS_PER_ADDRESS: integer(16, 1),
   /** A client must send its request headers within this long (slowloris), */
   HTTP_HEADERS_TIMEOUT_MS: integer(10_000, 1000),
   /** and its whole request (headers and body) within this long. Event streams and long polls are answers, not requests: not cut. */
@@ -106,6 +118,8 @@ const envSchema = z.object({
    * rating changes. 0 reads Redis on every request.
    */
   LEADERBOARD_CACHE_MS: integer(1000, 0),
+  /** Rated games a bot needs to be ranked; the leaderboard lists bots with fewer apart, unranked. */
+  LEADERBOARD_MIN_GAMES: integer(5, 0),
   /**
    * How long a spectator's (anonymous) view of a match's state may be served from memory. Players
    * and the admin always read Redis; a spectator's view is at most this stale. 0 is off.
@@ -153,6 +167,11 @@ export interface Config {
     readonly overageMs: { readonly min: number; readonly max: number; readonly default: number };
     /** The time control of rated matches. */
     readonly rated: { readonly timeLimitMs: number; readonly overageMs: number };
+    /**
+     * The per-move limit of a match a guest plays in: up to `max` (more than bots may ask for: a
+     * person thinks slower), `default` when the match names none; such a match's bank defaults to 0.
+     */
+    readonly guest: { readonly timeLimitMs: { readonly max: number; readonly default: number } };
     readonly maxActiveChallengesPerBot: number;
     readonly maxStreamsPerBot: number;
   };
@@ -161,6 +180,7 @@ export interface Config {
     readonly perToken: number;
     readonly perIp: number;
     readonly registrationsPerHour: number;
+    readonly guestsPerHour: number;
     readonly checksPerMinute: number;
     readonly exportsPerMinute: number;
   };
@@ -181,10 +201,20 @@ export interface Config {
   readonly shutdownGraceMs: number;
   readonly shutdownStallMs: number;
   readonly sseKeepAliveMs: number;
+  /** Spectator event streams one client address may hold at once, in one API process. */
+  readonly maxSpectatorStreamsPerAddress: number;
   readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   readonly validateResponses: boolean;
   readonly leaderboardCacheMs: number;
+  /** Rated games a bot needs to be ranked on the leaderboard. */
+  readonly leaderboardMinGames: number;
   readonly spectatorStateCacheMs: number;
+  readonly guests: {
+    /** A guest idle this long is retired. */
+    readonly ttlMs: number;
+    /** How often the workers look for idle guests. */
+    readonly sweepIntervalMs: number;
+  };
 }
 
 /** A configuration problem found at start-up; the message names every bad variable. */
@@ -227,6 +257,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: MATCHMAKING_OPENINGS=balanced makes two matches a pairing: need MATCHMAKING_MAX_CONCURRENT_PER_BOT >= 2 and MATCHMAKING_MAX_NEW_MATCHES >= 2 (or MATCHMAKING_OPENINGS=standard)',
     );
   }
+  const guestTimeLimit = { max: e.GUEST_TIME_LIMIT_MS_MAX, default: e.GUEST_TIME_LIMIT_MS_DEFAULT };
+  if (!(timeLimit.min <= guestTimeLimit.default && guestTimeLimit.default <= guestTimeLimit.max)) {
+    throw new ConfigError(
+      'Invalid configuration: need TIME_LIMIT_MS_MIN <= GUEST_TIME_LIMIT_MS_DEFAULT <= GUEST_TIME_LIMIT_MS_MAX',
+    );
+  }
   const rated = { timeLimitMs: e.RATED_TIME_LIMIT_MS, overageMs: e.RATED_OVERAGE_MS };
   if (
     rated.timeLimitMs < timeLimit.min ||
@@ -237,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: RATED_TIME_LIMIT_MS and RATED_OVERAGE_MS must lie within the TIME_LIMIT_MS and OVERAGE_MS bounds',
     );
   }
+  const guestTtlMs = Math.round(e.GUEST_TTL_HOURS * 3_600_000);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -270,6 +307,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeLimitMs: timeLimit,
       overageMs: overage,
       rated,
+      guest: { timeLimitMs: guestTimeLimit },
       maxActiveChallengesPerBot: e.MAX_ACTIVE_CHALLENGES_PER_BOT,
       maxStreamsPerBot: e.MAX_STREAMS_PER_BOT,
     },
@@ -278,6 +316,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perToken: e.RATE_LIMIT_PER_TOKEN,
       perIp: e.RATE_LIMIT_PER_IP,
       registrationsPerHour: e.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
+      guestsPerHour: e.RATE_LIMIT_GUESTS_PER_HOUR,
       checksPerMinute: e.RATE_LIMIT_CHECKS_PER_MINUTE,
       exportsPerMinute: e.RATE_LIMIT_EXPORTS_PER_MINUTE,
     },
@@ -298,9 +337,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownStallMs: e.SHUTDOWN_STALL_MS,
     sseKeepAliveMs: e.SSE_KEEPALIVE_MS,
+    maxSpectatorStreamsPerAddress: e.MAX_SPECTATOR_STREAMS_PER_ADDRESS,
     logLevel: e.LOG_LEVEL,
     validateResponses: e.OPENAPI_VALIDATE_RESPONSES,
     leaderboardCacheMs: e.LEADERBOARD_CACHE_MS,
+    leaderboardMinGames: e.LEADERBOARD_MIN_GAMES,
     spectatorStateCacheMs: e.SPECTATOR_STATE_CACHE_MS,
+    guests: { ttlMs: guestTtlMs, sweepIntervalMs: guestSweepIntervalMs(guestTtlMs) },
   });
+}
+
+/**
+ * How often idle guests are looked for: a quarter of their time to live, so one is retired at most
+ * a quarter late, but never more often than every second nor less often than every ten minutes.
+ */
+function guestSweepIntervalMs(ttlMs: number): number {
+  return Math.min(600_000, Math.max(1000, Math.round(ttlMs / 4)));
 }

@@ -22,9 +22,9 @@ export function ulid(timeMs: number, random: RandomBytes): string {
   return time + rest;
 }
 
-export type IdKind = 'bot' | 'match';
+export type IdKind = 'bot' | 'match' | 'tournament';
 
-/** Ids carry their kind: `bot_…`, `match_…`. */
+/** Ids carry their kind: `bot_…`, `match_…`, `tournament_…`. */
 export function newId(kind: IdKind, timeMs: number, random: RandomBytes): string {
   return `${kind}_${ulid(timeMs, random)}`;
 }
@@ -36,4 +36,5 @@ export const ULID_SOURCE = '[0-9A-HJKMNP-TV-Z]{26}';
 export const ID_PATTERN = {
   bot: new RegExp(`^bot_${ULID_SOURCE}$`),
   match: new RegExp(`^match_${ULID_SOURCE}$`),
+  tournament: new RegExp(`^tournament_${ULID_SOURCE}$`),
 } as const;

@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ensureHouseBots } from './arena/house-bots.ts';
 import { MatchService } from './arena/matches.ts';
+import { TournamentProgress } from './arena/tournament-progress.ts';
+import { RoundMaker } from './arena/tournament-rounds.ts';
 import { BotClient } from './bot-client/index.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -21,6 +23,7 @@ import { redisRateLimitStores } from './store/rate-limit-store.ts';
 import { createRedis, RedisOutageLog, redisErrorListener } from './store/redis-connection.ts';
 import { RedisPullStore } from './store/redis-pull-store.ts';
 import { RedisStore } from './store/redis-store.ts';
+import { RedisTournamentStore } from './store/redis-tournament-store.ts';
 
 const random = (size: number) => randomBytes(size);
 
@@ -79,6 +82,19 @@ export async function startWorkers(config: Config, logger: Logger) {
     announceStart: (match) => announceStart(pullStore, match),
     pauseAfterFaults: config.matchmaking.pauseAfterFaults,
   });
+  const tournaments = new TournamentProgress({
+    store,
+    tournaments: new RedisTournamentStore(storeRedis, config.redis.prefix),
+    rounds: new RoundMaker({
+      queue,
+      clock: systemClock,
+      random,
+      onEnqueueFailure: (matchId, error) =>
+        logger.warn({ err: error, matchId }, 'tournament match stored but not queued yet'),
+    }),
+    clock: systemClock,
+    onError: (tournamentId, error) => logger.warn({ err: error, tournamentId }, 'tournament sweep failed'),
+  });
   const worker = new MatchWorker({
     connection: workerRedis,
     prefix: config.redis.prefix,
@@ -90,6 +106,8 @@ export async function startWorkers(config: Config, logger: Logger) {
     logger,
     outages,
     lockDurationMs: config.workers.lockDurationMs,
+    afterMatch: (matchId) => tournaments.afterMatch(matchId),
+    reconcileAlso: () => tournaments.sweep(),
   });
   const scheduler = new ArenaScheduler({
     connection: workerRedis,
@@ -146,6 +164,9 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     config.redis.prefix,
     redisErrorListener(outages, logger, 'match queue error'),
   );
+  // Bots listed before the leaderboard kept their rated games apart get them counted, once.
+  const backfilled = await store.backfillLeaderboardGames();
+  if (backfilled > 0) logger.info({ bots: backfilled }, 'leaderboard: rated games counted');
   if (config.houseBots) {
     const house = await ensureHouseBots(store, {
       now: systemClock.now(),
@@ -163,13 +184,15 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const botClient = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
+  const rateLimitStores = redisRateLimitStores(redis, config.redis.prefix);
   const app = createApp({
     botClient,
     config,
     store,
+    tournaments: new RedisTournamentStore(redis, config.redis.prefix),
     queue,
     pull,
-    rateLimitStores: redisRateLimitStores(redis, config.redis.prefix),
+    rateLimitStores,
     clock: systemClock,
     random,
     logger,
@@ -186,6 +209,8 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
       await botClient.close();
       await queue.close();
       await pull.close();
+      // Hits counted in this process and not sent yet would be lost.
+      await rateLimitStores.shutdown().catch(() => {});
       await store.close();
       await queueRedis.quit();
       await redis.quit();

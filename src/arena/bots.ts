@@ -5,6 +5,7 @@ import { newId } from '../ids.ts';
 import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
 import type { BotRecord, Page, RatingHistoryEntry } from '../store/records.ts';
 import type { ArenaStore, BotQuery } from '../store/store.ts';
+import { GUEST_NAME_PREFIX, isGuestName } from './guests.ts';
 import { type Principal, requireBotOrAdmin } from './principal.ts';
 import { hashToken, newBotToken, newWebhookSecret } from './secrets.ts';
 
@@ -81,7 +82,7 @@ export class BotService {
     changes: { name?: string; description?: string | null; url?: string | null; acceptsChallenges?: boolean },
   ): Promise<{ bot: BotRecord; webhookSecret: string | null }> {
     requireBotOrAdmin(principal, [id], 'change this bot');
-    const current = notHouse(await this.get(id), 'changed');
+    const current = notGuest(notHouse(await this.get(id), 'changed'), 'changed');
     if (changes.name !== undefined) checkName(changes.name);
     const url = changes.url === undefined || changes.url === null ? changes.url : this.checkUrl(changes.url);
     // A pull bot that becomes a push bot needs a signing secret; a pull bot keeps none.
@@ -103,7 +104,7 @@ export class BotService {
 
   async rotateSecrets(principal: Principal | null, id: string): Promise<BotSecrets> {
     requireBotOrAdmin(principal, [id], "rotate this bot's token");
-    const bot = notHouse(await this.get(id), 'given a token');
+    const bot = notGuest(notHouse(await this.get(id), 'given a token'), 'given a new token');
     const secrets: BotSecrets = {
       token: newBotToken(this.deps.random),
       webhookSecret: bot.url === null ? null : newWebhookSecret(this.deps.random),
@@ -131,7 +132,7 @@ export class BotService {
   }
 }
 
-/** Names starting `house-` are the house bots' own, so nobody can pass for one. */
+/** Names starting `house-` are the house bots' own, `guest-` the guests': nobody can pass for one. */
 function checkName(name: string): void {
   if (isHouseName(name)) {
     throw new InvalidRequestError(
@@ -140,6 +141,21 @@ function checkName(name: string): void {
       [{ path: 'body.name', message: `must not start with "${HOUSE_NAME_PREFIX}"` }],
     );
   }
+  if (isGuestName(name)) {
+    throw new InvalidRequestError(
+      'bots/name-reserved',
+      `Names starting with "${GUEST_NAME_PREFIX}" are reserved for guests (POST /v1/guests).`,
+      [{ path: 'body.name', message: `must not start with "${GUEST_NAME_PREFIX}"` }],
+    );
+  }
+}
+
+/** A guest is a person at a browser, not a bot to configure: it may retire itself, nothing more. */
+function notGuest(bot: BotRecord, what: string): BotRecord {
+  if (bot.guest) {
+    throw new PermissionError('bots/guest', `${bot.name} is a guest; it cannot be ${what}.`);
+  }
+  return bot;
 }
 
 /** House bots belong to the arena: the admin may retire one, nobody may change it. */

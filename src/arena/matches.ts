@@ -82,12 +82,33 @@ export function withOpening(rules: MatchRules, opening: string | undefined): Mat
   return options.opening === undefined ? rest : { ...rest, opening: options.opening };
 }
 
-/** Fills defaults, checks the time options against the server's bounds and the opening against the rules. */
-export function resolveRules(input: Partial<MatchRules> | undefined, limits: Config['limits']): MatchRules {
-  const { opening, ...rules } = { ...defaultRules(limits), ...input };
+/**
+ * The rules of a match a guest plays in, when it names none: a person's time control, the guest
+ * per-move limit (GUEST_TIME_LIMIT_MS_DEFAULT) and no overage bank.
+ */
+export function guestDefaultRules(limits: Config['limits']): MatchRules {
+  return { ...defaultRules(limits), timeLimitMs: limits.guest.timeLimitMs.default, overageMs: 0 };
+}
+
+/**
+ * Fills defaults, checks the time options against the server's bounds and the opening against the
+ * rules. With `guest` (a guest plays in the match) the per-move limit may go up to the guest
+ * maximum and the defaults are `guestDefaultRules`; bots' own matches keep the usual bounds.
+ */
+export function resolveRules(
+  input: Partial<MatchRules> | undefined,
+  limits: Config['limits'],
+  options: { readonly guest?: boolean } = {},
+): MatchRules {
+  const guest = options.guest === true;
+  const { opening, ...rules } = { ...(guest ? guestDefaultRules(limits) : defaultRules(limits)), ...input };
+  const bounds = {
+    timeLimitMs: guest ? { ...limits.timeLimitMs, max: limits.guest.timeLimitMs.max } : limits.timeLimitMs,
+    overageMs: limits.overageMs,
+  };
   const issues: ValidationIssue[] = [];
   for (const field of ['timeLimitMs', 'overageMs'] as const) {
-    const { min, max } = limits[field];
+    const { min, max } = bounds[field];
     if (rules[field] < min || rules[field] > max) {
       issues.push({ path: `body.rules.${field}`, message: `must be between ${min} and ${max}` });
     }
@@ -132,12 +153,6 @@ export class MatchService {
       );
     }
     const { store, clock, random, limits } = this.deps;
-    const rules = input.rated
-      ? withOpening(ratedRules(limits), input.opening)
-      : resolveRules(
-          { ...input.rules, ...(input.opening === undefined ? {} : { opening: input.opening }) },
-          limits,
-        );
     const [black, white] = await store.getBots([input.black, input.white]);
     for (const [bot, id] of [
       [black, input.black],
@@ -146,6 +161,18 @@ export class MatchService {
       if (!bot) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
       if (bot.status !== 'active') throw new ConflictError('bots/retired', `The bot ${bot.name} is retired.`);
     }
+    // A guest is a person at /play: never rated, and allowed a person's time control.
+    const guest = black!.guest || white!.guest;
+    if (guest && input.rated) {
+      throw new PermissionError('matches/guest-unrated', "A guest's matches are always unrated.");
+    }
+    const rules = input.rated
+      ? withOpening(ratedRules(limits), input.opening)
+      : resolveRules(
+          { ...input.rules, ...(input.opening === undefined ? {} : { opening: input.opening }) },
+          limits,
+          { guest },
+        );
     if (challenger !== null) {
       const opponent = black!.id === challenger ? white! : black!;
       if (!opponent.acceptsChallenges || opponent.paused !== null) {

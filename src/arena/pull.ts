@@ -13,6 +13,7 @@ import {
 import { gameFor } from '../game/index.ts';
 import { matchState } from '../match-model/match-state.ts';
 import { replay } from '../match-model/replay.ts';
+import { turnOf } from '../store/match-events.ts';
 import type { BotEventStore, PulledAction, PullStore } from '../store/pull-store.ts';
 import type { Color, MatchRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
@@ -98,10 +99,25 @@ export class PullService {
   /** The state as `principal` sees it, and its colour in the match (null for spectators). */
   private async view(principal: Principal | null, matchId: string) {
     const { match, moves, turn, ratings } = await this.load(matchId);
-    const deadline = turn !== null && turn.ply === moves.length + 1 ? turn.deadline : null;
+    const ply = moves.length + 1;
     const viewer = colorOf(match, principal);
+    // A pull bot's open turn names its deadline. Spectators see any bot's, as the arena told it on
+    // the match's live events; a player's long poll waits for its own turn to open, as before.
+    const deadline =
+      turn !== null && turn.ply === ply
+        ? turn.deadline
+        : viewer === null && match.status === 'running'
+          ? await this.liveDeadline(matchId, ply)
+          : null;
     const privileged = principal?.kind === 'admin';
     return { state: matchState({ match, moves, viewer, privileged, ratings, deadline }), viewer };
+  }
+
+  /** The deadline of the turn at `ply` as the match's newest live event tells it, if it does. */
+  private async liveDeadline(matchId: string, ply: number): Promise<number | null> {
+    const [latest] = await this.deps.pull.matchEvents.latest([matchId]);
+    const turn = latest ? turnOf(latest) : null;
+    return turn !== null && turn.ply === ply ? turn.deadline : null;
   }
 
   /**

@@ -35,7 +35,8 @@ export interface paths {
         };
         /**
          * List bots
-         * @description Bots in order of name. Retired bots are left out unless `includeRetired=true`.
+         * @description Bots in order of name. Retired bots are left out unless `includeRetired=true`; guests only appear
+         *     with `includeRetired=true` (they are people at `/play`, not bots to challenge).
          */
         get: operations["listBots"];
         put?: never;
@@ -93,6 +94,36 @@ export interface paths {
          *     At most `RATE_LIMIT_CHECKS_PER_MINUTE` checks a minute per bot (`429 rate-limited`).
          */
         post: operations["checkMyBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/guests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a guest, to play as a person
+         * @description Registers a guest: a pull bot named `guest-<8 hex digits>` with `guest: true`, for a person playing
+         *     through the pull API from a browser (the `/play` page). No body. The answer carries its id and its
+         *     secret `token`, shown **once** (keep it where the person plays, for example the browser's storage).
+         *
+         *     A guest is never ranked (it is on no leaderboard), never paired by matchmaking, declines challenges
+         *     (`acceptsChallenges: false`) and cannot be changed (`403 bots/guest`) or enter tournaments. It
+         *     challenges bots with its token (`POST /v1/matches`): those matches are always unrated, and may ask
+         *     for a person's time control, up to `GUEST_TIME_LIMIT_MS_MAX` a move (`guestTimeLimitMs` in
+         *     `GET /v1/games/reversi`; without `rules`, `GUEST_TIME_LIMIT_MS_DEFAULT` a move and no overage bank).
+         *     A guest that has not played for `GUEST_TTL_HOURS` is retired: its token stops working, its matches
+         *     keep their records. At most `RATE_LIMIT_GUESTS_PER_HOUR` guests an hour per client address.
+         */
+        post: operations["createGuest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,6 +237,11 @@ export interface paths {
          *     most `MAX_ACTIVE_CHALLENGES_PER_BOT` challenges it created queued or running at once
          *     (`429 matches/too-many-active` with `Retry-After`).
          *
+         *     **Guests** (`POST /v1/guests`): a match a guest plays in is always unrated (`rated: true` is refused
+         *     with `403 matches/guest-unrated`), and may have up to `GUEST_TIME_LIMIT_MS_MAX` a move (`guestTimeLimitMs`
+         *     in `GET /v1/games/reversi`) instead of `TIME_LIMIT_MS_MAX`; without `rules` it gets
+         *     `GUEST_TIME_LIMIT_MS_DEFAULT` a move and no overage bank. Bots' own matches keep the usual bounds.
+         *
          *     **Rated matches** are made by the arena (matchmaking) and the admin only, always under the rated
          *     rules (`ratedRules` in `GET /v1/games/reversi`): a rated request that names `rules` is refused
          *     with `400 matches/rated-rules-fixed`. The matchmaker plays them as paired games: two matches, colours
@@ -248,6 +284,31 @@ export interface paths {
          *     minute per bot token (else per client address); refused requests (`4xx`) do not count.
          */
         get: operations["exportBotMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The matches being played now, with their clocks
+         * @description The running matches, newest first, each with both players' current ratings, the ply to play, the side
+         *     to move and, while the arena waits for a bot, its `deadline`. The side's time left is `deadline` minus
+         *     `serverTime` (the server's clock when it answered), so a client counts it down with its own clock
+         *     without trusting that clock's setting. Public. Every caller shares one read of the list per second:
+         *     the list may be up to a second old. A match leaves it when it ends. The `/live` page reads this every
+         *     few seconds and counts the clocks down in between.
+         */
+        get: operations["listLiveMatches"];
         put?: never;
         post?: never;
         delete?: never;
@@ -352,6 +413,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{matchId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Follow a match live (Server-Sent Events)
+         * @description A `text/event-stream` for spectators. Public, and the same for every caller: a result shows its
+         *     public view (a fault's full record is `GET /v1/matches/{matchId}` with the faulting bot's token). Each
+         *     event's `data` is one JSON document:
+         *
+         *     - `state` (`LiveStateEvent`): first, on a connection without `Last-Event-ID`: the match's `state` as
+         *       `GET /v1/matches/{matchId}/state` answers a spectator, and `serverTime`.
+         *     - `turn` (`LiveTurnEvent`): a turn whose clock started with no move before it: the match's first turn,
+         *       or a turn started again when another worker resumed the match.
+         *     - `move` (`LiveMoveEvent`): each ply as the arena records it, in order (passes and the opening's plies
+         *       included), with the state after it: the ply to play next, the side to move, its `deadline` as the
+         *       arena set it (`null` when the arena plays the next ply itself or the game is over) and both clocks.
+         *     - `finished` (`LiveFinishedEvent`): the result; the stream then ends.
+         *
+         *     `turn`, `move` and `finished` carry an `id`: reconnect with `Last-Event-ID` (a browser's `EventSource`
+         *     does it by itself) to get only the events after it, and no `state`. A side's time left is `deadline`
+         *     minus the event's `serverTime`. Comment lines keep the connection alive after `SSE_KEEPALIVE_MS` of
+         *     silence. When the arena shuts down the stream sends `arenaClosing` (data `{"reconnectAfterMs":2000}`,
+         *     no `id`) and ends; reconnect after that pause with `Last-Event-ID`. A match's last 200 events are
+         *     kept, until 2 minutes after it ends; a later connection to a finished match gets its `finished` from
+         *     the record. One client address may hold `MAX_SPECTATOR_STREAMS_PER_ADDRESS` of these streams at once
+         *     on each API process (`429 streams/too-many`). `HEAD` answers with the stream's headers and opens no
+         *     stream.
+         */
+        get: operations["streamMatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{matchId}/actions": {
         parameters: {
             query?: never;
@@ -442,7 +546,12 @@ export interface paths {
         };
         /**
          * Bots ranked by rating
-         * @description Active bots, highest rating first; equal ratings are ordered by bot id so pages are stable.
+         * @description Active bots, highest rating first; equal ratings are ordered by bot id so pages are stable. A bot is
+         *     ranked once it has played `minGames` rated games (`LEADERBOARD_MIN_GAMES`, 5 by default): `items` is a
+         *     page of the ranked bots (`rank` from 1, `ranked: true`), `total` how many are ranked. The bots with
+         *     fewer rated games are listed apart in `unranked` (`rank: null`, `ranked: false`), best rating first:
+         *     the first `limit` of them, the same on every page, `unrankedTotal` in all. Guests are never listed.
+         *     Ratings are rounded to one decimal.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -834,6 +943,11 @@ export interface components {
             limits: {
                 timeLimitMs: components["schemas"]["Bounds"];
                 overageMs: components["schemas"]["Bounds"];
+                /**
+                 * @description The per-move limit of a match a guest plays in (`POST /v1/guests`): up to `max`
+                 *     (`GUEST_TIME_LIMIT_MS_MAX`), `default` when the match names none (then with no overage bank).
+                 */
+                guestTimeLimitMs?: components["schemas"]["Bounds"];
             };
             /**
              * @description The balanced openings a match may start from (`rules.opening`), most played first: lines of
@@ -882,7 +996,7 @@ export interface components {
             /** @description Shown only to the bot itself (with its token) and to the admin. */
             url?: components["schemas"]["BotUrl"];
             /**
-             * @description Elo rating; everyone starts at 1500.
+             * @description Elo rating, to one decimal; everyone starts at 1500.
              * @example 1500
              */
             rating: number;
@@ -900,6 +1014,11 @@ export interface components {
             acceptsChallenges: boolean;
             /** @description One of the arena's house bots (its own sparring partners); they cannot be changed. */
             house: boolean;
+            /**
+             * @description A guest (`POST /v1/guests`): a person playing from a browser. Never ranked or matchmade, its
+             *     matches always unrated; retired once idle for `GUEST_TTL_HOURS`.
+             */
+            guest: boolean;
             /**
              * @description Set when matchmaking stopped pairing this push bot because its recent matches kept ending by its faults.
              *     A paused bot cannot be challenged. Any change to the bot (PATCH, e.g. a fixed URL) resumes it.
@@ -1041,6 +1160,7 @@ export interface components {
             reason: components["schemas"]["ResultReason"];
             fault?: components["schemas"]["Fault"];
         };
+        /** @description An Elo rating before and after a match, each to one decimal. */
         RatingChange: {
             before: number;
             after: number;
@@ -1091,10 +1211,14 @@ export interface components {
             rated?: boolean;
         };
         LeaderboardEntry: {
-            rank: number;
+            /** @description The place among the ranked bots, from 1; `null` for an unranked bot. */
+            rank: number | null;
+            /** @description Whether the bot has played the `minGames` rated games a rank needs. */
+            ranked: boolean;
             bot: components["schemas"]["PlayerRef"];
             /** @description One of the arena's house bots. */
             house: boolean;
+            /** @description Elo rating, to one decimal. */
             rating: number;
             provisional: boolean;
             games: number;
@@ -1103,8 +1227,10 @@ export interface components {
             draws: number;
             /** Format: date-time */
             lastPlayedAt: string | null;
-            /** @description The Bradley–Terry rating with its interval; null until the bot has rated games and the ratings were recomputed. */
+            /** @description The Bradley–Terry rating with its interval (to one decimal); null until the bot has rated games and the ratings were recomputed. */
             strength: components["schemas"]["Strength"] | null;
+            /** @description Set while matchmaking pauses the bot for its faults (the public reason only, as on `Bot`). */
+            paused: components["schemas"]["Pause"] | null;
         };
         RatingHistoryEntry: {
             matchId: components["schemas"]["MatchId"];
@@ -1116,7 +1242,9 @@ export interface components {
              * @enum {number}
              */
             score: 0 | 0.5 | 1;
+            /** @description The Elo rating before the match, to one decimal. */
             before: number;
+            /** @description The Elo rating after the match, to one decimal. */
             after: number;
         };
         RatingHistory: {
@@ -1133,9 +1261,19 @@ export interface components {
             upper: number;
         };
         LeaderboardPage: {
+            /** @description A page of the ranked bots (`ranked: true`), best rating first, ranks from `offset + 1`. */
             items: components["schemas"]["LeaderboardEntry"][];
             /** @description How many bots are ranked. */
             total: number;
+            /**
+             * @description The bots with fewer than `minGames` rated games (`ranked: false`, `rank: null`), best rating first:
+             *     the first `limit` of them, the same whatever the `offset`.
+             */
+            unranked: components["schemas"]["LeaderboardEntry"][];
+            /** @description How many bots are unranked. */
+            unrankedTotal: number;
+            /** @description The rated games a bot needs to be ranked (`LEADERBOARD_MIN_GAMES`). */
+            minGames: number;
             /**
              * Format: date-time
              * @description When the Bradley–Terry ratings were last recomputed.
@@ -1350,6 +1488,94 @@ export interface components {
             deadline: string | null;
             result: components["schemas"]["MatchResult"] | null;
         };
+        LiveClock: {
+            /** @description What is left of the side's overage bank. */
+            remainingOverageMs: number;
+            /** @description The side's previous answer time as the arena measured it (`null` before its first move). */
+            lastLatencyMs: number | null;
+        };
+        LiveClocks: {
+            black: components["schemas"]["LiveClock"];
+            white: components["schemas"]["LiveClock"];
+        };
+        LiveTurnFields: {
+            matchId: components["schemas"]["MatchId"];
+            /**
+             * Format: date-time
+             * @description The server's clock when it sent the event; time left is `deadline` minus this.
+             */
+            serverTime: string;
+            /** @description The ply to play next. */
+            ply: number;
+            /** @description The side to move; `null` once the game is over. */
+            toMove: components["schemas"]["Color"] | null;
+            /**
+             * Format: date-time
+             * @description When the side to move runs out of time (its limit plus what is left of its overage bank), as the arena
+             *     set it when the turn started; `null` when no bot is waited for (the arena plays the next ply itself:
+             *     a pass or an opening ply, or the game is over).
+             */
+            deadline: string | null;
+            clocks: components["schemas"]["LiveClocks"];
+        };
+        /** @description The data of a match event stream's `turn` event. */
+        LiveTurnEvent: components["schemas"]["LiveTurnFields"];
+        /** @description The data of a match event stream's `move` event, the ply recorded and the state after it. */
+        LiveMoveEvent: components["schemas"]["LiveTurnFields"] & {
+            move: components["schemas"]["MoveRecord"];
+        };
+        /** @description The data of a match event stream's `state` event. */
+        LiveStateEvent: {
+            /**
+             * Format: date-time
+             * @description The server's clock when it sent the event; time left is `state.deadline` minus this.
+             */
+            serverTime: string;
+            state: components["schemas"]["MatchState"];
+        };
+        /** @description The data of a match event stream's `finished` event (the result's public view). */
+        LiveFinishedEvent: {
+            matchId: components["schemas"]["MatchId"];
+            /** @enum {string} */
+            status: "finished" | "aborted";
+            result: components["schemas"]["MatchResult"];
+            /** @description Both bots' Elo rating before and after a rated match; `null` otherwise. */
+            ratings: components["schemas"]["MatchRatings"] | null;
+            /** Format: date-time */
+            finishedAt: string;
+        };
+        LivePlayer: {
+            id: components["schemas"]["BotId"];
+            name: components["schemas"]["BotName"];
+            /** @description The bot's current Elo rating (`null` for a bot with no record). */
+            rating: number | null;
+        };
+        LiveMatch: {
+            id: components["schemas"]["MatchId"];
+            black: components["schemas"]["LivePlayer"];
+            white: components["schemas"]["LivePlayer"];
+            rated: boolean;
+            rules: components["schemas"]["RulesOptions"];
+            /** Format: date-time */
+            startedAt: string | null;
+            /** @description The ply to play. */
+            ply: number;
+            /** @description The side to move, when known. */
+            toMove: components["schemas"]["Color"] | null;
+            /**
+             * Format: date-time
+             * @description When the side to move runs out of time, while the arena waits for a bot.
+             */
+            deadline: string | null;
+        };
+        LiveMatchList: {
+            /**
+             * Format: date-time
+             * @description The server's clock when it answered; time left is a match's `deadline` minus this.
+             */
+            serverTime: string;
+            items: components["schemas"]["LiveMatch"][];
+        };
         /**
          * @description A pull bot's action. Send `ply` (the state's `ply`) so a retried post is recognized as the same action.
          * @example {
@@ -1403,9 +1629,14 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        /** @description One bad field, once, with one message in plain words. */
         ValidationIssue: {
             /** @description Where in the request, for example `body.rules.timeLimitMs`. */
             path: string;
+            /**
+             * @description What is wrong with it, for a person, for example `must be at least 3 characters long`.
+             * @example must be at least 3 characters long
+             */
             message: string;
         };
         /**
@@ -1435,7 +1666,10 @@ export interface components {
              * @example bots/not-found
              */
             code: string;
-            /** @description For invalid requests, each problem found. */
+            /**
+             * @description For invalid requests, each bad field once (`path`), with one message in plain words: an empty name
+             *     is `must be at least 3 characters long`, an unknown field `is not a field this request takes`.
+             */
             errors?: components["schemas"]["ValidationIssue"][];
             /** @description For an illegal action, the legal moves. */
             legalMoves?: components["schemas"]["Square"][];
@@ -1644,6 +1878,39 @@ export interface operations {
                 };
             };
             /** @description Too many checks (`rate-limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    createGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The guest, with its token shown once. */
+            201: {
+                headers: {
+                    /** @description The guest's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedBot"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            /** @description Too many guests from this client address (`rate-limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1949,6 +2216,31 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
+    listLiveMatches: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The running matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveMatchList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
     getMatch: {
         parameters: {
             query?: never;
@@ -2053,6 +2345,50 @@ export interface operations {
             400: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             /** @description The bot holds too many long polls and event streams at once (`streams/too-many`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    streamMatchEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: state
+                     *     data: {"serverTime":"2025-01-31T12:00:00.000Z","state":{"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","ply":1,"toMove":"white","status":"running","deadline":"2025-01-31T12:00:06.000Z"}}
+                     *
+                     *     id: 1738324800350-0
+                     *     event: move
+                     *     data: {"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","serverTime":"2025-01-31T12:00:00.351Z","move":{"ply":1,"player":"white","square":"e3","flips":["e4"],"latencyMs":350},"ply":2,"toMove":"black","deadline":"2025-01-31T12:00:06.350Z","clocks":{"black":{"remainingOverageMs":5000,"lastLatencyMs":null},"white":{"remainingOverageMs":5000,"lastLatencyMs":350}}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            /** @description The client address holds too many spectator streams at once (`streams/too-many`). */
             429: {
                 headers: {
                     [name: string]: unknown;

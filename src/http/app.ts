@@ -3,8 +3,10 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { BotChecker } from '../arena/bot-check.ts';
 import { BotService } from '../arena/bots.ts';
+import { GuestService } from '../arena/guests.ts';
 import { MatchService } from '../arena/matches.ts';
 import { PullService } from '../arena/pull.ts';
+import { SpectatorService } from '../arena/spectate.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { TournamentService } from '../arena/tournaments.ts';
 import type { BotClient } from '../bot-client/index.ts';
@@ -22,6 +24,7 @@ import { errorHandler } from './problem.ts';
 import {
   checkLimiter,
   exportLimiter,
+  guestLimiter,
   type RateLimitStores,
   rateLimiter,
   registrationLimiter,
@@ -30,10 +33,12 @@ import { requestLog } from './request-log.ts';
 import { botsRouter } from './routes/bots.ts';
 import { exportRouter } from './routes/export.ts';
 import { gamesRouter } from './routes/games.ts';
+import { guestsRouter } from './routes/guests.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
+import { spectateRouter } from './routes/spectate.ts';
 import { tournamentsRouter } from './routes/tournaments.ts';
 import { WEB_PAGES, webRouter } from './routes/web.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -108,6 +113,12 @@ export function createApp(deps: AppDeps): Express {
 
   const { pull } = deps;
   const pullService = new PullService({ store, pull, maxStreamsPerBot: config.limits.maxStreamsPerBot });
+  const spectators = new SpectatorService({
+    store,
+    events: pull.matchEvents,
+    pull: pullService,
+    clock: deps.clock,
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -121,6 +132,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(identify(store, config.adminToken));
   app.use(rateLimiter(deps.rateLimitStores, config.rateLimit));
   app.post('/v1/bots', registrationLimiter(deps.rateLimitStores, config.rateLimit));
+  app.post('/v1/guests', guestLimiter(deps.rateLimitStores, config.rateLimit));
   app.use(jsonBodies(JSON_BODY_LIMIT_BYTES));
   app.use(
     opsRouter({
@@ -145,6 +157,14 @@ export function createApp(deps: AppDeps): Express {
       validated: config.validateResponses,
     }),
   );
+  // Before the matches router: its /v1/matches/:matchId would take /v1/matches/live.
+  app.use(
+    spectateRouter({
+      spectators,
+      keepAliveMs: config.sseKeepAliveMs,
+      maxStreamsPerAddress: config.maxSpectatorStreamsPerAddress,
+    }),
+  );
   app.use(
     botsRouter({
       bots,
@@ -156,6 +176,17 @@ export function createApp(deps: AppDeps): Express {
         limits: config.limits,
       }),
       checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
+      present,
+    }),
+  );
+  app.use(
+    guestsRouter({
+      guests: new GuestService({
+        store,
+        clock: deps.clock,
+        random: deps.random,
+        startingRating: config.rating.start,
+      }),
       present,
     }),
   );
@@ -172,6 +203,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     leaderboardRouter(store, present, {
       cacheMs: config.leaderboardCacheMs,
+      minGames: config.leaderboardMinGames,
       validated: config.validateResponses,
     }),
   );

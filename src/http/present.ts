@@ -10,9 +10,31 @@ type Schemas = components['schemas'];
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
+/**
+ * A rating as the API shows it: to one decimal. Elo ratings are stored to ~17 digits, which only
+ * make noise on the wire; the store keeps them whole.
+ *
+ * @example
+ * rating1(1516.2534); // 1516.3
+ */
+export const rating1 = (value: number) => Math.round(value * 10) / 10;
+
+const strength1 = (s: Strength | null) =>
+  s === null ? null : { rating: rating1(s.rating), lower: rating1(s.lower), upper: rating1(s.upper) };
+
+const ratingChange1 = (change: { before: number; after: number }) => ({
+  before: rating1(change.before),
+  after: rating1(change.after),
+});
+
 export interface Presenter {
   bot(bot: BotRecord, viewer: Principal | null): Schemas['Bot'];
-  leaderboardEntry(rank: number, bot: BotRecord, strength: Strength | null): Schemas['LeaderboardEntry'];
+  /** A leaderboard entry: `rank` from 1 for a ranked bot, `null` for an unranked one. */
+  leaderboardEntry(
+    rank: number | null,
+    bot: BotRecord,
+    strength: Strength | null,
+  ): Schemas['LeaderboardEntry'];
   ratingHistory(bot: BotRecord, entries: readonly RatingHistoryEntry[]): Schemas['RatingHistory'];
   /** A match as `viewer` may see it: a fault in full only for the bot at fault and the admin. */
   matchSummary(match: MatchRecord, viewer: Principal | null): Schemas['MatchSummary'];
@@ -49,8 +71,9 @@ export function presenter(rating: Config['rating']): Presenter {
         description: bot.description,
         kind: kindOf(bot),
         house: bot.house !== null,
+        guest: bot.guest,
         status: bot.status,
-        rating: bot.rating,
+        rating: rating1(bot.rating),
         provisional: provisional(bot),
         ...record(bot),
         createdAt: iso(bot.createdAt),
@@ -67,13 +90,16 @@ export function presenter(rating: Config['rating']): Presenter {
     leaderboardEntry(rank, bot, strength) {
       return {
         rank,
+        ranked: rank !== null,
         bot: { id: bot.id, name: bot.name },
         house: bot.house !== null,
-        rating: bot.rating,
+        rating: rating1(bot.rating),
         provisional: provisional(bot),
         ...record(bot),
         lastPlayedAt: isoOrNull(bot.lastPlayedAt),
-        strength,
+        strength: strength1(strength),
+        // The public part of a pause only: its private detail is the owner's (see `bot`).
+        paused: bot.paused === null ? null : { reason: bot.paused.reason, since: iso(bot.paused.since) },
       };
     },
     matchSummary(match, viewer) {
@@ -92,13 +118,17 @@ export function presenter(rating: Config['rating']): Presenter {
           match.result === null
             ? null
             : (resultAsSeenBy(match.result, matchViewer(match, viewer)) as Schemas['MatchResult']),
-        ratings: match.ratings,
+        ratings:
+          match.ratings === null
+            ? null
+            : { black: ratingChange1(match.ratings.black), white: ratingChange1(match.ratings.white) },
+        ...(match.tournament === undefined ? {} : { tournament: { ...match.tournament } }),
       };
     },
     ratingHistory(bot, entries) {
       return {
         bot: { id: bot.id, name: bot.name },
-        items: entries.map((entry) => ({ ...entry, at: iso(entry.at) })),
+        items: entries.map((entry) => ({ ...entry, ...ratingChange1(entry), at: iso(entry.at) })),
       };
     },
     match(match, moves, viewer) {

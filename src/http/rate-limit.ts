@@ -124,6 +124,20 @@ export function registrationLimiter(stores: RateLimitStores, limits: Config['rat
   });
 }
 
+/**
+ * Guests per client address and hour: a guest is a bot with a token, so the same reasoning as for
+ * registrations holds, with a budget of its own (people reload and clear their browsers).
+ */
+export function guestLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
+  return operationLimiter(stores, {
+    limiter: 'guests',
+    windowMs: HOUR_MS,
+    limit: limits.guestsPerHour,
+    key: (req) => addressKey(req.ip),
+    refusal: `Too many guests from this address: at most ${limits.guestsPerHour} an hour.`,
+  });
+}
+
 /** Per bot token, else per client address. */
 function botOrAddressKey(req: Request, res: Response): string {
   const who = principalOf(res);

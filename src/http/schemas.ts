@@ -116,6 +116,9 @@ export const listMatchesQuery = z.strictObject({
 });
 tied<Exact<Partial<z.output<typeof listMatchesQuery>>, Query<'listMatches'>>>();
 
+export const listLiveMatchesQuery = z.strictObject({ limit });
+tied<Exact<Partial<z.output<typeof listLiveMatchesQuery>>, Query<'listLiveMatches'>>>();
+
 export const leaderboardQuery = z.strictObject({
   limit,
   offset: queryInteger(0, 100_000, 0),
@@ -149,8 +152,9 @@ const UINT64_MAX = 2n ** 64n - 1n;
 export const lastEventIdHeader = z
   .string()
   .regex(/^\d{1,20}-\d{1,20}$/, 'must be an event id from this stream')
+  // zod runs a refinement even after the regex failed: BigInt('nope') would throw (a 500).
   .refine(
-    (id) => id.split('-').every((part) => BigInt(part) <= UINT64_MAX),
+    (id) => !/^\d+-\d+$/.test(id) || id.split('-').every((part) => BigInt(part) <= UINT64_MAX),
     'must be an event id from this stream',
   )
   .optional();

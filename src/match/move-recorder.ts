@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { LiveTurn } from '../store/match-events.ts';
 import type { MoveRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 
@@ -31,14 +32,15 @@ export class MoveRecorder {
   ) {}
 
   /**
-   * Starts storing `move`; waits only when too many plies are still unconfirmed. False when an
-   * earlier write was refused (the move is not sent, or the wait saw a refusal); throws the error
-   * of an earlier write that failed.
+   * Starts storing `move` (and telling spectators of it and of `next`, the turn after it); waits
+   * only when too many plies are still unconfirmed. False when an earlier write was refused (the
+   * move is not sent, or the wait saw a refusal); throws the error of an earlier write that failed.
    */
-  async record(move: MoveRecord): Promise<boolean> {
+  async record(move: MoveRecord, next?: LiveTurn): Promise<boolean> {
     if (this.#failure) throw this.#failure.error;
     if (this.#refused) return false;
-    const write = this.store.appendMove(this.matchId, move, { id: this.#run, follows: this.#follows });
+    const run = { id: this.#run, follows: this.#follows };
+    const write = this.store.appendMove(this.matchId, move, run, next);
     this.#follows = true;
     this.#unconfirmed++;
     write.then(

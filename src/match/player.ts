@@ -7,6 +7,11 @@ export interface MoveRequest {
   readonly timeoutMs: number;
   /** Aborted when the worker shuts down mid-match. */
   readonly signal: AbortSignal;
+  /**
+   * When the bot runs out of time (epoch ms), as the runner fixed it when the turn started and told
+   * spectators; a pull bot's turn names this same instant.
+   */
+  readonly deadline?: number;
 }
 
 /**

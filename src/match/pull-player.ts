@@ -20,11 +20,13 @@ export class PullPlayer implements Player {
     private readonly deps: { readonly pull: TurnStore; readonly store: ArenaStore; readonly clock: Clock },
   ) {}
 
-  async move({ state, timeoutMs, signal }: MoveRequest): Promise<MoveOutcome> {
+  async move({ state, timeoutMs, signal, deadline: fixed }: MoveRequest): Promise<MoveOutcome> {
     const { pull, store, clock } = this.deps;
     const startedAt = clock.now();
     const started = performance.now();
-    const deadline = startedAt + timeoutMs;
+    // The runner's deadline when it set one (what spectators see); the time is still counted from
+    // here, so the bot never has less than its deadline says.
+    const deadline = fixed ?? startedAt + timeoutMs;
     const [match, moves] = await Promise.all([store.getMatch(state.matchId), store.getMoves(state.matchId)]);
     if (match === null) throw new Error(`match ${state.matchId} vanished`);
     const event = matchState({

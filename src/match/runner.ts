@@ -4,9 +4,11 @@ import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } f
 import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
 import { botState } from '../protocol/state.ts';
+import type { LiveTurn } from '../store/match-events.ts';
 import type { BotRecord, Color, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type EndingFault, faultResult } from './fault-result.ts';
+import { liveTurn } from './live-turn.ts';
 import { MoveRecorder } from './move-recorder.ts';
 import type { Player, PlayerFor } from './player.ts';
 
@@ -131,6 +133,10 @@ export class MatchRunner {
     const recorder = new MoveRecorder(this.deps.store, match.id);
     const clocks = { banks: game.banks, lastLatency: game.lastLatency };
     let { position } = game;
+    // Spectators hear of the turn this run starts with (a resumed turn's clock starts again);
+    // each recorded move then tells of the turn after it.
+    let next = this.liveTurn(match, ruleset, moves.length + 1, position, clocks);
+    if (next.deadline !== null) await this.deps.store.announceTurn(match.id, next);
     while (!ruleset.game.isOver(position)) {
       if (signal.aborted) {
         await recorder.flush();
@@ -143,7 +149,7 @@ export class MatchRunner {
       } else {
         const player = this.deps.playerFor(bots[ruleset.game.toMove(position)]);
         if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
-        turn = await this.takeTurn(match, ruleset, player, bots, moves, position, clocks, signal);
+        turn = await this.takeTurn(match, ruleset, player, bots, moves, position, clocks, signal, next);
       }
       if (turn.kind === 'interrupted') {
         await recorder.flush();
@@ -153,7 +159,8 @@ export class MatchRunner {
         if (!(await recorder.flush())) return 'resync';
         return this.finish(match, this.faultResult(match, ruleset.game, moves, position, turn.fault));
       }
-      if (!(await recorder.record(turn.move))) return 'resync';
+      next = this.liveTurn(match, ruleset, turn.move.ply + 1, turn.position, clocks);
+      if (!(await recorder.record(turn.move, next))) return 'resync';
       moves.push(turn.move);
       position = turn.position;
       this.deps.onMoveTimed?.({
@@ -176,6 +183,7 @@ export class MatchRunner {
     position: unknown,
     clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
     signal: AbortSignal,
+    { deadline }: LiveTurn,
   ): Promise<Turn> {
     const color = game.toMove(position);
     const ply = moves.length + 1;
@@ -198,7 +206,7 @@ export class MatchRunner {
     const asked = performance.now();
     let answer: MoveOutcome;
     try {
-      answer = await player.move({ state, timeoutMs, signal });
+      answer = await player.move({ state, timeoutMs, signal, ...(deadline === null ? {} : { deadline }) });
     } catch (error) {
       // A player told to stop may answer by throwing (the bot client rethrows the abort).
       if (signal.aborted) return { kind: 'interrupted' };
@@ -221,6 +229,19 @@ export class MatchRunner {
       latencyMs,
     };
     return { kind: 'move', move, position: judged.position, botTimeMs };
+  }
+
+  /** The turn starting now at `ply` from `position`, as spectators see it (see live-turn.ts). */
+  private liveTurn(
+    match: MatchRecord,
+    { game, opening }: Ruleset,
+    ply: number,
+    position: unknown,
+    clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
+  ): LiveTurn {
+    const { timeLimitMs } = match.rules;
+    const now = this.deps.clock.now();
+    return liveTurn({ game, position, ply, openingPlies: opening.length, timeLimitMs, ...clocks, now });
   }
 
   private async finish(match: MatchRecord, result: MatchResult): Promise<RunEnd> {

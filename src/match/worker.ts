@@ -30,6 +30,13 @@ export interface MatchWorkerOptions {
   readonly lockDurationMs?: number;
   /** How often queued matches without a job are queued again. */
   readonly reconcileEveryMs?: number;
+  /**
+   * Runs once a match's job has ended it, inside the job: if it throws (or the worker dies first)
+   * the job is retried, finds the match ended and runs it again. Tournaments pair their next round here.
+   */
+  readonly afterMatch?: (matchId: string) => Promise<void>;
+  /** Runs with each reconcile (at start, then every `reconcileEveryMs`): the backstop of `afterMatch`. */
+  readonly reconcileAlso?: () => Promise<void>;
 }
 
 /**
@@ -66,7 +73,10 @@ export class MatchWorker {
     this.running.set(job.id ?? job.data.matchId, controller);
     try {
       const end = await this.options.runner.play(job.data.matchId, controller.signal);
-      if (end !== 'interrupted') return end;
+      if (end !== 'interrupted') {
+        if (end !== 'missing') await this.options.afterMatch?.(job.data.matchId);
+        return end;
+      }
     } catch (error) {
       if (!controller.signal.aborted) throw error;
     } finally {
@@ -94,6 +104,11 @@ export class MatchWorker {
         },
       )
       .catch((cause) => this.options.logger.error({ err: cause }, 'could not abort the match'));
+    await this.options
+      .afterMatch?.(job.data.matchId)
+      .catch((cause) =>
+        this.options.logger.warn({ err: cause }, 'after an aborted match; the sweep retries'),
+      );
   }
 
   /** Queues again any match stored as queued whose job was lost (e.g. the queue was down when it was created). */
@@ -101,6 +116,7 @@ export class MatchWorker {
     try {
       const ids = await this.options.store.matchIdsInStatus('queued', 500);
       for (const id of ids) await this.options.queue.enqueue(id);
+      await this.options.reconcileAlso?.();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'reconcile failed; will try again');
     }

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { sweepIdleGuests } from '../arena/guests.ts';
 import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -32,9 +33,10 @@ export interface SchedulerDeps {
 const MATCHMAKING_LOCK_MS = 60_000;
 
 /**
- * The arena's recurring jobs, as BullMQ job schedulers: matchmaking (when enabled) and the
- * Bradley–Terry recomputation. Every worker process starts one; `upsertJobScheduler` is idempotent
- * and each scheduled run is processed by one worker; a lock keeps overlapping rounds apart.
+ * The arena's recurring jobs, as BullMQ job schedulers: matchmaking (when enabled), the
+ * Bradley–Terry recomputation and the sweep of idle guests. Every worker process starts one;
+ * `upsertJobScheduler` is idempotent and each scheduled run is processed by one worker; a lock
+ * keeps overlapping rounds apart.
  */
 export class ArenaScheduler {
   readonly queue: Queue;
@@ -67,9 +69,19 @@ export class ArenaScheduler {
       { every: config.strengthIntervalMs },
       { name: 'strength' },
     );
+    await this.queue.upsertJobScheduler(
+      'guests',
+      { every: config.guests.sweepIntervalMs },
+      { name: 'sweep-guests' },
+    );
     this.worker = new Worker(
       SCHEDULE_QUEUE_NAME,
-      async (job) => (job.name === 'matchmake' ? this.matchmake() : this.recomputeStrength()),
+      async (job) =>
+        job.name === 'matchmake'
+          ? this.matchmake()
+          : job.name === 'sweep-guests'
+            ? this.sweepGuests()
+            : this.recomputeStrength(),
       { connection: this.deps.connection, prefix: bullPrefix(config.redis.prefix), concurrency: 1 },
     );
     this.worker.on('error', redisErrorListener(this.deps.outages, this.deps.logger, 'scheduler error'));
@@ -94,7 +106,8 @@ export class ArenaScheduler {
 
   private async matchmakeRound(): Promise<string[]> {
     const { store, pull, config } = this.deps;
-    const bots = (await store.activeBots()).filter((bot) => bot.paused === null);
+    // Guests are off the active list already; they are people, never paired by the arena.
+    const bots = (await store.activeBots()).filter((bot) => bot.paused === null && !bot.guest);
     // Push and house bots are always there to play; a pull bot only while it listens.
     const online = await Promise.all(
       bots.map((bot) => (bot.url === null && bot.house === null ? pull.isOnline(bot.id) : true)),
@@ -143,6 +156,16 @@ export class ArenaScheduler {
     if (balance.size > 0) await store.addColorBalance(balance);
     if (created.length > 0) this.deps.logger.info({ matches: created.length }, 'matchmaking round');
     return created;
+  }
+
+  /**
+   * Retires the guests idle for GUEST_TTL_HOURS (see sweepIdleGuests); answers their ids. `now`
+   * defaults to the clock's.
+   */
+  async sweepGuests(now = this.deps.clock.now()): Promise<string[]> {
+    const retired = await sweepIdleGuests(this.deps.store, { now, ttlMs: this.deps.config.guests.ttlMs });
+    if (retired.length > 0) this.deps.logger.info({ guests: retired.length }, 'idle guests retired');
+    return retired;
   }
 
   /** A balanced opening drawn with the injected random source, every one equally likely. */

@@ -87,6 +87,7 @@ describe('planFinish', () => {
         rating: 1510,
         tally: 'wins',
         onLeaderboard: true,
+        ratedGames: 5,
         history: {
           matchId: 'match_1',
           at: NOW,
@@ -133,6 +134,15 @@ describe('planFinish', () => {
     );
     expect(updateOf(plan, 'bot_b')?.rated).toMatchObject({ rating: 1510, onLeaderboard: false });
     expect(updateOf(plan, 'bot_w')?.rated?.onLeaderboard).toBe(true);
+  });
+
+  it('rates nobody in a match a guest plays, even one marked rated', () => {
+    const plan = planFinish(
+      input({ bots: { black: bot('bot_b', { guest: true, url: null }), white: bot('bot_w') } }),
+    );
+    expect(plan.ratings).toBeNull();
+    expect(plan.ratedResult).toBeNull();
+    expect(plan.bots.map((update) => update.rated)).toEqual([null, null]);
   });
 
   describe('when a rated match is lost by a fault', () => {

@@ -39,6 +39,8 @@ export interface StandingBot {
   readonly url: string | null;
   /** Set while matchmaking pauses the bot. */
   readonly paused: object | null;
+  /** A guest's matches count for no rating, and a guest has no place on the leaderboard. */
+  readonly guest?: boolean;
 }
 
 /** How ratings move after a rated match, given both bots as they stand when it finishes. */
@@ -85,6 +87,8 @@ export interface RatedGame {
   readonly tally: 'wins' | 'losses' | 'draws';
   /** Only an active bot has a place on the leaderboard. */
   readonly onLeaderboard: boolean;
+  /** Its rated games after this one (whether it is ranked is the leaderboard's to say). */
+  readonly ratedGames: number;
   readonly history: RatingHistoryLine;
 }
 
@@ -152,9 +156,10 @@ export function countsForRatings(reason: string): boolean {
 export function planFinish<R extends FinishedResult>(input: FinishInput<R>): FinishPlan<R> {
   const { match, bots, result, now } = input;
   const status = result.reason === 'aborted' ? 'aborted' : 'finished';
-  const rated = match.rated && countsForRatings(result.reason);
   const black = bots.black;
   const white = bots.white;
+  // A guest's match is created unrated; should one be rated all the same, it still counts for nobody.
+  const rated = match.rated && countsForRatings(result.reason) && !black?.guest && !white?.guest;
   let ratings: FinishPlan<R>['ratings'] = null;
   if (rated && black && white) {
     const next = input.rate(black, white, scoreOf(result, 'black'));
@@ -178,7 +183,8 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
         ? {
             rating: change.after,
             tally: TALLY[score],
-            onLeaderboard: bot.status === 'active',
+            onLeaderboard: bot.status === 'active' && !bot.guest,
+            ratedGames: bot.ratedGames + 1,
             history: {
               matchId: match.id,
               at: now,

@@ -37,6 +37,7 @@ export function newBotFields(bot: NewBot): string[] {
   if (bot.url !== null) fields.url = bot.url;
   if (bot.webhookSecret !== null) fields.webhookSecret = bot.webhookSecret;
   if (bot.house !== undefined) fields.house = bot.house;
+  if (bot.guest) fields.guest = '1';
   return Object.entries(fields).flat();
 }
 
@@ -68,6 +69,7 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
           },
     acceptsChallenges: hash.acceptsChallenges !== '0',
     house: hash.house ?? null,
+    guest: hash.guest === '1',
   };
 }
 

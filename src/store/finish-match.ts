@@ -1,8 +1,10 @@
 import type { Redis } from 'ioredis';
+import { publicResult } from '../faults.ts';
 import { type FinishPlan, planFinish, type StandingBot } from '../standings/finish-plan.ts';
 import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
 import { BOT_EVENTS_KEPT, type StoreKeys } from './keys.ts';
+import { encodeFinishEvent, MATCH_EVENTS_KEPT, MATCH_EVENTS_TTL_SECONDS } from './match-events.ts';
 import { ratedTallyField } from './ratings.ts';
 import { readHashes } from './read.ts';
 import type { MatchRecord, MatchResult, MatchStatus, RatingHistoryEntry, RatingRule } from './records.ts';
@@ -30,6 +32,7 @@ const GUARDED_BOT_FIELDS: Record<Exclude<keyof StandingBot, 'id'>, string> = {
   status: 'status',
   url: 'url',
   paused: 'pausedReason',
+  guest: 'guest',
 };
 
 /**
@@ -96,7 +99,10 @@ function writePlan(
       tx.write('HINCRBY', bot, 'ratedGames', 1);
       tx.write('HINCRBY', bot, 'games', 1);
       tx.write('HINCRBY', bot, rated.tally, 1);
-      if (rated.onLeaderboard) tx.write('ZADD', keys.leaderboard, -rated.rating, botId);
+      if (rated.onLeaderboard) {
+        tx.write('ZADD', keys.leaderboard, -rated.rating, botId);
+        tx.write('ZADD', keys.leaderboardGames, rated.ratedGames, botId);
+      }
       const entry: RatingHistoryEntry = rated.history;
       tx.write('RPUSH', keys.ratingHistory(botId), encodeHistoryEntry(entry));
     }
@@ -156,4 +162,15 @@ function writePlan(
       data,
     );
   }
+  // Spectators too, with the public view of the result; the stream then only has to outlive the
+  // spectators who might reconnect to it.
+  const finished = encodeFinishEvent({
+    status: plan.status,
+    result: publicResult(plan.result),
+    ratings: plan.ratings,
+    finishedAt: plan.finishedAt,
+  });
+  const events = keys.matchEvents(match.id);
+  tx.write('XADD', events, 'MAXLEN', '~', MATCH_EVENTS_KEPT, '*', 'type', 'finished', 'data', finished);
+  tx.write('EXPIRE', events, MATCH_EVENTS_TTL_SECONDS);
 }

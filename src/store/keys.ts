@@ -13,8 +13,18 @@ export function storeKeys(prefix: string) {
     /** Sorted set, all scores 0, members `<lowercase name> <id>`: name order and prefix search. */
     botsByName: `${p}bots:by-name`,
     activeBotsByName: `${p}bots:active-by-name`,
-    /** Sorted set of active bots scored by minus their rating: ZRANGE gives best first, ties by id. */
+    /**
+     * Sorted set of active bots (guests aside) scored by minus their rating: ZRANGE gives best
+     * first, ties by id. Ranked and unranked alike: the split is made when read (see ratings.ts).
+     */
     leaderboard: `${p}leaderboard`,
+    /**
+     * Sorted set of the same bots scored by their rated games, kept with `leaderboard`: the bots
+     * under LEADERBOARD_MIN_GAMES (the unranked) are one range of it, whatever that setting is.
+     */
+    leaderboardGames: `${p}leaderboard:games`,
+    /** Sorted set of the active guests, scored by when each was last seen playing (see arena/guests.ts). */
+    guests: `${p}guests`,
     /** List of a bot's rating changes as JSON, oldest first. */
     ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
     /**
@@ -42,6 +52,11 @@ export function storeKeys(prefix: string) {
     /** The action accepted for a ply (makes a retried post idempotent). */
     answer: (matchId: string, ply: number) => `${p}match:${matchId}:answer:${ply}`,
     idempotency: (matchId: string, key: string) => `${p}match:${matchId}:idem:${key}`,
+    /**
+     * Stream of a match's live events for spectators (turn, move, finished; see match-events.ts);
+     * ids are the SSE event ids. Written by the move-append, turn and finish scripts.
+     */
+    matchEvents: (matchId: string) => `${p}match:${matchId}:events`,
     /** Stream of a bot's events (matchStarted, yourTurn, matchFinished); ids are the SSE event ids. */
     botEvents: (botId: string) => `${p}bot:${botId}:events`,
     /** Sorted set of the challenges (matches created with its token) a bot has queued or running. */
@@ -60,17 +75,28 @@ export function storeKeys(prefix: string) {
     matches: (status?: MatchStatus) => (status ? `${p}matches:${status}` : `${p}matches:all`),
     botMatches: (botId: string, status?: MatchStatus) =>
       status ? `${p}bot:${botId}:matches:${status}` : `${p}bot:${botId}:matches:all`,
+    /** Hash of a tournament's settings and state (see tournament-store.ts). */
+    tournament: (id: string) => `${p}tournament:${id}`,
+    /** Sorted set of a tournament's entrants, scored by when each entered. */
+    tournamentEntrants: (id: string) => `${p}tournament:${id}:entrants`,
+    /** Hash round number → the round's JSON (its bye and games, with their match ids). */
+    tournamentRounds: (id: string) => `${p}tournament:${id}:rounds`,
+    /** Sorted set of every tournament id, all scores 0: lexical order is creation order. */
+    tournaments: `${p}tournaments`,
+    /** Set of the running tournaments' ids: what the workers' sweep looks at. */
+    tournamentsRunning: `${p}tournaments:running`,
   };
 }
 
 export type StoreKeys = ReturnType<typeof storeKeys>;
 
 /** The API's rate limiters, each with counters of its own. */
-export type RateLimiter = 'requests' | 'registrations' | 'checks' | 'exports';
+export type RateLimiter = 'requests' | 'registrations' | 'guests' | 'checks' | 'exports';
 
 const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   requests: '',
   registrations: 'register:',
+  guests: 'guest:',
   checks: 'check:',
   exports: 'export:',
 };

@@ -9,18 +9,29 @@
  * again. Like GUARDED_WRITES, such a call is safe to send twice (see redis-store.ts).
  */
 
+import { MATCH_EVENTS_KEPT } from './match-events.ts';
+
 /** The answer of an optimistic script whose reads changed before it ran: read again and retry. */
 export const STALE = -2;
 
-/** KEYS: bot, botName, token, botsByName, activeBotsByName, leaderboard. ARGV: id, nameMember, -rating, field, value, … */
+/**
+ * KEYS: bot, botName, token, botsByName, activeBotsByName, leaderboard, leaderboardGames, guests.
+ * ARGV: id, nameMember, -rating, a guest's creation time ('' for any other bot), field, value, …
+ * A guest goes only to the guests set: it is on no active list and no leaderboard.
+ */
 export const CREATE_BOT = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[3], ARGV[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 redis.call('ZADD', KEYS[4], 0, ARGV[2])
-redis.call('ZADD', KEYS[5], 0, ARGV[2])
-redis.call('ZADD', KEYS[6], ARGV[3], ARGV[1])
+if ARGV[4] == '' then
+  redis.call('ZADD', KEYS[5], 0, ARGV[2])
+  redis.call('ZADD', KEYS[6], ARGV[3], ARGV[1])
+  redis.call('ZADD', KEYS[7], 0, ARGV[1])
+else
+  redis.call('ZADD', KEYS[8], ARGV[4], ARGV[1])
+end
 return 1
 `;
 
@@ -74,7 +85,8 @@ return 1
 `;
 
 /**
- * KEYS: bot, activeBotsByName, leaderboard, the token key of its token hash as read.
+ * KEYS: bot, activeBotsByName, leaderboard, the token key of its token hash as read,
+ * leaderboardGames, guests.
  * ARGV: its name as read, its token hash as read ('' for none), its by-name member, id.
  * Returns 0 when the bot is missing, STALE when its name or token hash is no longer the one read,
  * 1 when done (again, for a bot already retired: retiring is idempotent).
@@ -87,7 +99,63 @@ redis.call('HSET', KEYS[1], 'status', 'retired')
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('ZREM', KEYS[3], ARGV[4])
 if fields[2] then redis.call('DEL', KEYS[4]) end
+redis.call('ZREM', KEYS[5], ARGV[4])
+redis.call('ZREM', KEYS[6], ARGV[4])
 return 1
+`;
+
+/**
+ * KEYS: leaderboard, leaderboardGames. ARGV: offset, limit, min games, most unranked to answer.
+ * One page of the ranked bots (those with at least `min games` rated games, best rating first) and
+ * the first unranked ones, read at once so that no bot shows in both or in neither. The unranked
+ * are one range of leaderboardGames (few: new bots); each one's place in the leaderboard tells
+ * how far the page's start moves past them. O(unranked · log n + limit).
+ * Returns { ranked ids, unranked ids, ranked count, unranked count }.
+ */
+export const LEADERBOARD_SPLIT = `
+local offset, limit, most = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
+local below = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3])
+local places, skip = {}, {}
+for _, id in ipairs(below) do
+  local place = redis.call('ZRANK', KEYS[1], id)
+  if place then
+    places[#places + 1] = place
+    skip[place] = id
+  end
+end
+table.sort(places)
+local at = offset
+for _, place in ipairs(places) do
+  if place <= at then at = at + 1 else break end
+end
+local ranked = {}
+while #ranked < limit do
+  local ids = redis.call('ZRANGE', KEYS[1], at, at + limit - #ranked - 1)
+  if #ids == 0 then break end
+  for i, id in ipairs(ids) do
+    if not skip[at + i - 1] then ranked[#ranked + 1] = id end
+  end
+  at = at + #ids
+end
+local unranked = {}
+for i = 1, math.min(most, #places) do unranked[i] = skip[places[i]] end
+return { ranked, unranked, redis.call('ZCARD', KEYS[1]) - #places, #places }
+`;
+
+/**
+ * KEYS: leaderboard, leaderboardGames, then each bot's hash. ARGV: the bots' ids, in that order.
+ * Gives each bot on the leaderboard that leaderboardGames lacks its rated games there (bots listed
+ * before that set existed); a bot it holds already is left as it is. Returns how many it added.
+ */
+export const BACKFILL_LEADERBOARD_GAMES = `
+local added = 0
+for i, id in ipairs(ARGV) do
+  if redis.call('ZSCORE', KEYS[1], id) and not redis.call('ZSCORE', KEYS[2], id) then
+    redis.call('ZADD', KEYS[2], tonumber(redis.call('HGET', KEYS[i + 2], 'ratedGames') or '0'), id)
+    added = added + 1
+  end
+end
+return added
 `;
 
 /**
@@ -109,8 +177,9 @@ return status
 `;
 
 /**
- * KEYS: moves, match of each move in turn. ARGV: ply, packed move (see move-codec.ts), run,
- * follows ('1' or '0') of each move in turn.
+ * KEYS: moves, match, match events of each move in turn. ARGV: ply, packed move (see
+ * move-codec.ts), run, follows ('1' or '0'), live event data ('' for none; see match-events.ts)
+ * of each move in turn.
  * Appends each move only when it is the next ply of a running match (the match's `moveCount` is
  * the ply before), so a retried or doubled worker never records a ply twice. A run (one worker's
  * pass over a match) sends a ply without waiting to hear that the one before it was stored; with
@@ -119,13 +188,15 @@ return status
  * meanwhile by anything else (even code that does not set `moveWriter`) breaks the chain. Many
  * matches' moves go in one call (see RedisStore.appendMove). Moves still in the old form (a list
  * of JSON moves) are refused: reading them (RedisStore.getMoves) packs them first.
+ * An appended move with event data is told to spectators on the match's event stream, in the same
+ * call, so the stream holds exactly the moves stored.
  * Returns, per move, 1 when appended, 0 when refused (the ply is taken, or the ply before is not
  * the run's), -1 when the match is not running.
  */
 export const APPEND_MOVES = `
 local results = {}
-for i = 1, #KEYS, 2 do
-  local a = (i - 1) * 2 + 1
+for i = 1, #KEYS, 3 do
+  local a = (i - 1) / 3 * 5 + 1
   local result = 1
   local fields = redis.call('HMGET', KEYS[i + 1], 'status', 'moveCount', 'moveWriter')
   if fields[1] ~= 'running' then result = -1
@@ -136,10 +207,25 @@ for i = 1, #KEYS, 2 do
     -- Not APPEND: it leaves room to grow (up to as much again); a new value is allocated exactly.
     redis.call('SET', KEYS[i], (redis.call('GET', KEYS[i]) or '') .. ARGV[a + 1])
     redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2] .. ':' .. ARGV[a])
+    if ARGV[a + 4] ~= '' then
+      redis.call('XADD', KEYS[i + 2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'move', 'data', ARGV[a + 4])
+    end
   end
   results[#results + 1] = result
 end
 return results
+`;
+
+/**
+ * KEYS: match, match events. ARGV: the turn's event data (see match-events.ts).
+ * Tells spectators of a turn whose clock starts with no move before it in the run (the first turn,
+ * or one a resumed match restarts), only while the match is running: a worker that lost its match
+ * cannot add to a finished match's stream. Returns 1 when told, 0 when the match is not running.
+ */
+export const ANNOUNCE_TURN = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'turn', 'data', ARGV[1])
+return 1
 `;
 
 /**

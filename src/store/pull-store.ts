@@ -5,6 +5,8 @@
  * redis-pull-store.ts): above src/store/ no one holds a connection.
  */
 
+import type { MatchEventStore } from './match-events.ts';
+
 export interface OpenTurn {
   readonly matchId: string;
   readonly ply: number;
@@ -92,6 +94,8 @@ export interface BotEventStore {
 
 /** Everything pull mode stores. */
 export interface PullStore extends TurnStore, BotEventStore {
+  /** Matches' live events for spectators, read over the same blocking connection as bots' events. */
+  readonly matchEvents: MatchEventStore;
   /** Closes the connections it opened for waiting. */
   close(): Promise<void>;
 }

@@ -2,10 +2,10 @@ import type { Redis } from 'ioredis';
 import type { TallyColumns } from '../rating/bradley-terry.ts';
 import { idOfNameMember, type StoreKeys } from './keys.ts';
 import { luaCommand } from './lua-command.ts';
-import { FOLD_RATED_RESULTS } from './lua-scripts.ts';
+import { BACKFILL_LEADERBOARD_GAMES, FOLD_RATED_RESULTS, LEADERBOARD_SPLIT } from './lua-scripts.ts';
 import { readBots } from './read.ts';
 import type { BotRecord, Strength } from './records.ts';
-import type { LeaderboardRow } from './store.ts';
+import type { LeaderboardRow, LeaderboardSplit, LeaderboardSplitQuery } from './store.ts';
 
 /** The leaderboard, the rated tallies and the Bradley–Terry strengths, on Redis. */
 
@@ -30,6 +30,82 @@ export async function leaderboardPage(redis: Redis, keys: StoreKeys, offset: num
       });
   });
   return { rows, total, strengthComputedAt: computedAt === null ? null : Number(computedAt) };
+}
+
+/**
+ * A page of the ranked bots (at least `minGames` rated games, ranks from `offset + 1`) and the
+ * first `unrankedLimit` unranked ones, both best rating first, split in one script call so no bot
+ * is in both or neither; then their records and strengths in one round trip.
+ */
+export async function leaderboardSplitPage(
+  redis: Redis,
+  keys: StoreKeys,
+  query: LeaderboardSplitQuery,
+): Promise<LeaderboardSplit> {
+  const split = luaCommand<[string[], string[], number, number]>(redis, LEADERBOARD_SPLIT, 2);
+  const [[rankedIds, unrankedIds, rankedTotal, unrankedTotal], computedAt] = await Promise.all([
+    split(
+      keys.leaderboard,
+      keys.leaderboardGames,
+      query.offset,
+      query.limit,
+      query.minGames,
+      query.unrankedLimit,
+    ),
+    redis.get(keys.strengthComputedAt),
+  ]);
+  const ids = [...rankedIds, ...unrankedIds];
+  const [records, strengths] = await Promise.all([
+    readBots(redis, keys, ids),
+    ids.length === 0 ? Promise.resolve([]) : redis.hmget(keys.strength, ...ids),
+  ]);
+  const rows = ids.map((_, i) => {
+    const bot = records[i];
+    const strength = strengths[i];
+    return bot ? { bot, strength: strength ? (JSON.parse(strength) as Strength) : null } : null;
+  });
+  const ranked: LeaderboardRow[] = [];
+  rows.slice(0, rankedIds.length).forEach((row, i) => {
+    if (row) ranked.push({ rank: query.offset + i + 1, ...row });
+  });
+  return {
+    ranked,
+    rankedTotal,
+    unranked: rows.slice(rankedIds.length).filter((row) => row !== null),
+    unrankedTotal,
+    strengthComputedAt: computedAt === null ? null : Number(computedAt),
+  };
+}
+
+/** Bots read per backfill call: a short, bounded stop for Redis. */
+const BACKFILL_BATCH = 500;
+
+/**
+ * Gives every bot on the leaderboard its rated games in `leaderboardGames`, for bots listed before
+ * that set existed (once: a bot it holds is skipped, and every write since keeps it). Safe beside
+ * running matches and from several processes: each call checks and writes in one script.
+ * Returns how many bots it added.
+ */
+export async function backfillLeaderboardGames(redis: Redis, keys: StoreKeys): Promise<number> {
+  const [listed, counted] = await Promise.all([
+    redis.zcard(keys.leaderboard),
+    redis.zcard(keys.leaderboardGames),
+  ]);
+  if (counted >= listed) return 0;
+  const backfill = luaCommand<number>(redis, BACKFILL_LEADERBOARD_GAMES, undefined);
+  let added = 0;
+  for (let start = 0; start < listed; start += BACKFILL_BATCH) {
+    const ids = await redis.zrange(keys.leaderboard, start, start + BACKFILL_BATCH - 1);
+    if (ids.length === 0) break;
+    added += await backfill(
+      ids.length + 2,
+      keys.leaderboard,
+      keys.leaderboardGames,
+      ...ids.map((id) => keys.bot(id)),
+      ...ids,
+    );
+  }
+  return added;
 }
 
 /** The tally field of a rated result: `<black id> <white id> <black score>` (the legacy list's line). */

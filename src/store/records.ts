@@ -41,6 +41,11 @@ export interface BotRecord {
   readonly acceptsChallenges: boolean;
   /** A house bot's engine (see src/house/roster.ts): played in-process by the workers. */
   readonly house: string | null;
+  /**
+   * A guest: a person playing from a browser (POST /v1/guests). Never ranked, never matchmade,
+   * always unrated, and retired once idle for GUEST_TTL_HOURS.
+   */
+  readonly guest: boolean;
 }
 
 export interface NewBot {
@@ -55,6 +60,8 @@ export interface NewBot {
   readonly acceptsChallenges: boolean;
   /** Set for the arena's house bots only. */
   readonly house?: string;
+  /** A guest is stored off the active list and the leaderboard (see BotRecord.guest). */
+  readonly guest?: boolean;
 }
 
 export interface BotChanges {

@@ -3,6 +3,7 @@ import { ChannelWakeups } from './channel-wakeups.ts';
 import { BOT_EVENTS_KEPT, type StoreKeys, storeKeys } from './keys.ts';
 import { type LuaCommand, luaCommand } from './lua-command.ts';
 import { HOLD_STREAM, SUBMIT_ACTION } from './lua-scripts.ts';
+import type { MatchEventStore } from './match-events.ts';
 import type {
   BotEvent,
   BotEventReader,
@@ -12,6 +13,7 @@ import type {
   PullStore,
   SubmitOutcome,
 } from './pull-store.ts';
+import { RedisMatchEvents } from './redis-match-events.ts';
 import { type StreamEntry, StreamWaits, type WaitHandle } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
@@ -43,6 +45,8 @@ export class RedisPullStore implements PullStore {
   readonly #wakeups: ChannelWakeups;
   /** Every event reader's waits, on one blocking connection. */
   readonly #events: StreamWaits;
+  /** Spectators' reads of matches' live events: their waits share `#events`. */
+  readonly matchEvents: MatchEventStore;
 
   constructor(redis: Redis, prefix: string) {
     this.#redis = redis;
@@ -70,6 +74,7 @@ export class RedisPullStore implements PullStore {
         }),
       (clientId) => redis.client('UNBLOCK', clientId),
     );
+    this.matchEvents = new RedisMatchEvents(redis, this.#keys, this.#events);
   }
 
   /** Closes the connections waiting opened (the subscriber, the events' blocking reader). */

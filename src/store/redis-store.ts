@@ -12,7 +12,6 @@ import {
   encodeCursor,
   historyEntryOf,
   isJsonHistoryItem,
-  matchFields,
   newBotFields,
 } from './codec.ts';
 import { finishMatchOnce } from './finish-match.ts';
@@ -20,6 +19,7 @@ import { GuardedWrites } from './guarded-writes.ts';
 import { idOfNameMember, nameMember, type StoreKeys, storeKeys } from './keys.ts';
 import { luaCommand } from './lua-command.ts';
 import {
+  ANNOUNCE_TURN,
   APPEND_MOVES,
   CREATE_BOT,
   GUARDED_WRITES,
@@ -31,13 +31,17 @@ import {
   START_MATCH,
   UPDATE_BOT,
 } from './lua-scripts.ts';
+import { encodeMoveEvent, encodeTurnEvent, type LiveTurn } from './match-events.ts';
 import { decodeMoves, encodeMove, UnencodableMoveError } from './move-codec.ts';
+import { writeNewMatch } from './new-match.ts';
 import {
   activeBots,
   activeMatchCounts,
   addColorBalance,
+  backfillLeaderboardGames,
   colorBalances,
   leaderboardPage,
+  leaderboardSplitPage,
   ratedTallies,
   saveStrengths,
 } from './ratings.ts';
@@ -59,6 +63,7 @@ import {
   type ArenaStore,
   type BotQuery,
   challengerOf,
+  type LeaderboardSplitQuery,
   type MatchQuery,
   type MatchWithRatings,
   type MoveRun,
@@ -70,6 +75,8 @@ interface AppendedMove {
   readonly id: string;
   readonly move: MoveRecord;
   readonly run: MoveRun;
+  /** The turn after the move, told to spectators with it. */
+  readonly next: LiveTurn | undefined;
 }
 
 const MATCH_STATUSES: readonly MatchStatus[] = ['queued', 'running', 'finished', 'aborted'];
@@ -108,26 +115,32 @@ export class RedisStore implements ArenaStore {
   ) {
     this.keys = storeKeys(prefix);
     this.scripts = {
-      createBot: luaCommand(redis, CREATE_BOT, 6),
+      createBot: luaCommand(redis, CREATE_BOT, 8),
       updateBot: luaCommand(redis, UPDATE_BOT, 5),
       replaceSecrets: luaCommand(redis, REPLACE_SECRETS, 3),
       releaseLock: luaCommand(redis, RELEASE_LOCK, 1),
-      retireBot: luaCommand(redis, RETIRE_BOT, 4),
+      retireBot: luaCommand(redis, RETIRE_BOT, 6),
       startMatch: luaCommand<MatchStatus | null>(redis, START_MATCH, 7),
       appendMoves: luaCommand<number[]>(redis, APPEND_MOVES, undefined),
       guardedWrites: luaCommand(redis, GUARDED_WRITES, undefined),
       packMoves: luaCommand(redis, PACK_MOVES, 1),
+      announceTurn: luaCommand(redis, ANNOUNCE_TURN, 2),
     };
     this.moveAppends = new DataLoader<AppendedMove, number>(
       (appends) => {
         const written = this.scripts.appendMoves(
-          appends.length * 2,
-          ...appends.flatMap(({ id }) => [this.keys.moves(id), this.keys.match(id)]),
-          ...appends.flatMap(({ move, run }) => [
+          appends.length * 3,
+          ...appends.flatMap(({ id }) => [
+            this.keys.moves(id),
+            this.keys.match(id),
+            this.keys.matchEvents(id),
+          ]),
+          ...appends.flatMap(({ move, run, next }) => [
             move.ply,
             encodeMove(move),
             run.id,
             run.follows ? '1' : '0',
+            next === undefined ? '' : encodeMoveEvent(move, next),
           ]),
         );
         this.appendsInFlight = written.catch(() => {});
@@ -172,9 +185,12 @@ export class RedisStore implements ArenaStore {
       k.botsByName,
       k.activeBotsByName,
       k.leaderboard,
+      k.leaderboardGames,
+      k.guests,
       bot.id,
       nameMember(bot.name, bot.id),
       -bot.rating,
+      bot.guest ? bot.createdAt : '',
       ...newBotFields(bot),
     );
     if (created !== 1) throw new ConflictError('bots/name-taken', `The name ${bot.name} is taken.`);
@@ -264,6 +280,8 @@ export class RedisStore implements ArenaStore {
         k.activeBotsByName,
         k.leaderboard,
         k.token(tokenHash ?? ''),
+        k.leaderboardGames,
+        k.guests,
         name,
         tokenHash ?? '',
         nameMember(name, id),
@@ -307,16 +325,7 @@ export class RedisStore implements ArenaStore {
       }
       tx.write('ZADD', k.botChallenges(challenger), 0, match.id);
     }
-    tx.write('HSET', k.match(match.id), ...Object.entries(matchFields(match)).flat());
-    // Indexed by status only: the list of all matches merges the status sets (see listMatches),
-    // where a set of all would hold every finished match a second time (~140 bytes a member).
-    for (const key of [
-      k.matches(match.status),
-      k.botMatches(match.black.id, match.status),
-      k.botMatches(match.white.id, match.status),
-    ]) {
-      tx.write('ZADD', key, 0, match.id);
-    }
+    writeNewMatch(tx, k, match);
     const failed = await tx.attempt(this.scripts.guardedWrites);
     return failed === 1 ? 'too-many-active' : 'created';
   }
@@ -461,8 +470,12 @@ export class RedisStore implements ArenaStore {
     return this.getMatch(id);
   }
 
-  async appendMove(id: string, move: MoveRecord, run: MoveRun): Promise<boolean> {
-    return (await this.moveAppends.load({ id, move, run })) === 1;
+  async appendMove(id: string, move: MoveRecord, run: MoveRun, next?: LiveTurn): Promise<boolean> {
+    return (await this.moveAppends.load({ id, move, run, next })) === 1;
+  }
+
+  async announceTurn(id: string, turn: LiveTurn): Promise<void> {
+    await this.scripts.announceTurn(this.keys.match(id), this.keys.matchEvents(id), encodeTurnEvent(turn));
   }
 
   finishMatch(
@@ -506,6 +519,32 @@ export class RedisStore implements ArenaStore {
 
   leaderboard(offset: number, limit: number) {
     return leaderboardPage(this.redis, this.keys, offset, limit);
+  }
+
+  leaderboardSplit(query: LeaderboardSplitQuery) {
+    return leaderboardSplitPage(this.redis, this.keys, query);
+  }
+
+  /**
+   * Counts the rated games of the leaderboard's bots listed before the store kept them apart (see
+   * `keys.leaderboardGames`); a no-op once done. The API runs it at start.
+   */
+  backfillLeaderboardGames(): Promise<number> {
+    return backfillLeaderboardGames(this.redis, this.keys);
+  }
+
+  guestsIdleSince(cutoff: number, limit: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.keys.guests, '-inf', cutoff, 'LIMIT', 0, limit);
+  }
+
+  async retireGuest(id: string): Promise<void> {
+    await this.retireBot(id);
+    await this.redis.del(this.keys.botEvents(id));
+  }
+
+  async touchGuest(id: string, at: number): Promise<void> {
+    // XX: a guest retired meanwhile (and so off the set) stays off it; GT: time only moves on.
+    await this.redis.zadd(this.keys.guests, 'XX', 'GT', at, id);
   }
 
   ratedTallies() {

@@ -1,4 +1,5 @@
 import type { TallyColumns } from '../rating/bradley-terry.ts';
+import type { LiveTurn } from './match-events.ts';
 import type {
   BotChanges,
   BotRecord,
@@ -41,6 +42,27 @@ export interface LeaderboardRow {
   readonly rank: number;
   readonly bot: BotRecord;
   readonly strength: Strength | null;
+}
+
+/** A bot listed on the leaderboard without a rank (too few rated games yet). */
+export type UnrankedRow = Omit<LeaderboardRow, 'rank'>;
+
+export interface LeaderboardSplitQuery {
+  /** Ranks to skip, among the ranked bots. */
+  readonly offset: number;
+  readonly limit: number;
+  /** Rated games a bot needs to be ranked. */
+  readonly minGames: number;
+  /** At most this many unranked bots (the best rated first). */
+  readonly unrankedLimit: number;
+}
+
+export interface LeaderboardSplit {
+  readonly ranked: LeaderboardRow[];
+  readonly rankedTotal: number;
+  readonly unranked: UnrankedRow[];
+  readonly unrankedTotal: number;
+  readonly strengthComputedAt: number | null;
 }
 
 /**
@@ -107,9 +129,16 @@ export interface ArenaStore {
    * Records the next ply of a running match, for `run` (one worker's pass over the match). With
    * `run.follows`, the ply before must be one this run recorded: a run may send a ply before it
    * hears the one before was stored. False when the ply is taken, its predecessor is not the
-   * run's, or the match is not running.
+   * run's, or the match is not running. With `next` (the turn after the move), spectators hear
+   * of both on the match's live event stream, in the same write.
    */
-  appendMove(id: string, move: MoveRecord, run: MoveRun): Promise<boolean>;
+  appendMove(id: string, move: MoveRecord, run: MoveRun, next?: LiveTurn): Promise<boolean>;
+  /**
+   * Tells spectators of a turn whose clock starts with no move before it in this run (the first
+   * turn, or the turn a resumed match restarts); a move's `next` tells of the turns after it.
+   * Nothing happens once the match is not running.
+   */
+  announceTurn(id: string, turn: LiveTurn): Promise<void>;
   /**
    * Ends a match with its result exactly once, updating both bots' records and ratings with `rate`
    * when it is rated (and not aborted). False when the match had already ended.
@@ -133,10 +162,22 @@ export interface ArenaStore {
   /** A bot's rating changes, oldest first: the latest `limit` of them (all when left out). */
   ratingHistory(botId: string, limit?: number): Promise<RatingHistoryEntry[]>;
 
+  /** Every listed bot (active, guests aside) best rating first, ranked and unranked alike. */
   leaderboard(
     offset: number,
     limit: number,
   ): Promise<{ rows: LeaderboardRow[]; total: number; strengthComputedAt: number | null }>;
+  /** A page of the ranked bots and, apart, the first unranked ones, split at once. */
+  leaderboardSplit(query: LeaderboardSplitQuery): Promise<LeaderboardSplit>;
+  /** Ids of active guests last seen at or before `cutoff`, longest idle first. */
+  guestsIdleSince(cutoff: number, limit: number): Promise<string[]>;
+  /** Records that an active guest was seen at `at` (never moves its time back). */
+  touchGuest(id: string, at: number): Promise<void>;
+  /**
+   * Retires a guest (see `retireBot`) and drops its event stream, which only its revoked token could
+   * read: a guest's turns would otherwise stay in memory for good. Idempotent.
+   */
+  retireGuest(id: string): Promise<void>;
   /** Adds to bots' colour balance (black games minus white games) of matchmade matches. */
   addColorBalance(changes: ReadonlyMap<string, number>): Promise<void>;
   colorBalances(ids: readonly string[]): Promise<number[]>;

@@ -116,6 +116,7 @@ interface World {
   readonly pushBot: RegisteredBot;
   readonly pullBot: RegisteredBot;
   readonly matchId: string;
+  readonly tournamentId: string;
 }
 
 /** A valid body per operation; `required` lists fields whose absence makes it invalid. */
@@ -129,6 +130,11 @@ function validBody(operationId: string, world: World): { body: Record<string, un
       return { body: { black: world.pushBot.id, white: world.pullBot.id }, required: ['black', 'white'] };
     case 'postMatchAction':
       return { body: { action: 'e3', ply: 1 }, required: ['action'] };
+    case 'createTournament':
+      return {
+        body: { name: 'fuzzed cup', format: 'round-robin', openings: 'balanced', bots: [world.pushBot.id] },
+        required: ['name', 'format', 'openings'],
+      };
     default:
       throw new Error(`no valid body for ${operationId}: add one`);
   }
@@ -152,6 +158,11 @@ const BAD_STRINGS: Record<string, Record<string, readonly string[]>> = {
   updateBot: { name: BAD_NAMES, url: BAD_URLS, description: ['x'.repeat(501)] },
   createMatch: { black: ['', 'bot_', 'match_01JC3S2Q7G5T1XK0V3JH3W6R2D'], white: ['bot_lowercase'] },
   postMatchAction: { action: ['', 'z9', 'e33', 'E3', 'pass'], direction: ['up', 'N', ''] },
+  createTournament: {
+    name: ['', 'tab\there', 'x'.repeat(81)],
+    format: ['knockout', ''],
+    openings: ['random'],
+  },
 };
 
 interface BadRequest {
@@ -167,6 +178,7 @@ function badRequests(op: Operation, world: World): fc.Arbitrary<BadRequest> {
   const ids: Record<string, string> = {
     botId: world.pushBot.id,
     matchId: world.matchId,
+    tournamentId: world.tournamentId,
   };
   const pathWith = (values: Record<string, string>) =>
     op.template.replace(/\{(\w+)\}/g, (_all, name: string) => values[name] ?? ids[name]!);
@@ -318,7 +330,16 @@ beforeAll(async () => {
   });
   const pushBot = await registerBot(h, { name: 'fuzz-push', url: 'http://127.0.0.1:9/' });
   const pullBot = await registerBot(h, { name: 'fuzz-pull' });
-  world = { pushBot, pullBot, matchId: await createMatch(h, pushBot.id, pullBot.id) };
+  const tournament = await request(h.app)
+    .post('/v1/tournaments')
+    .set(admin)
+    .send({ name: 'fuzz cup', format: 'round-robin', openings: 'standard', bots: [pushBot.id, pullBot.id] });
+  world = {
+    pushBot,
+    pullBot,
+    matchId: await createMatch(h, pushBot.id, pullBot.id),
+    tournamentId: tournament.body.id,
+  };
 });
 afterAll(() => h?.close());
 

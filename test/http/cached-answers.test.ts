@@ -26,9 +26,9 @@ describe('GET /v1/leaderboard from memory', () => {
     await request(h.app).get('/v1/leaderboard?limit=5').expect(200);
     await request(h.app).post('/v1/bots').send({ name: 'cached-newcomer' }).expect(201);
     const cached = await request(h.app).get('/v1/leaderboard?limit=5').expect(200);
-    expect(cached.body.total).toBe(0);
+    expect(cached.body.unrankedTotal).toBe(0);
     const fresh = await request(h.app).get('/v1/leaderboard?limit=6').expect(200);
-    expect(fresh.body.total).toBe(1);
+    expect(fresh.body.unrankedTotal).toBe(1);
   });
 });
 

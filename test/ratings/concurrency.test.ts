@@ -72,7 +72,8 @@ describe('rated matches finishing concurrently on several worker processes', { t
       expect(profile.rating).toBe(history.at(-1).after);
       sum += profile.rating - 1500;
     }
-    // With equal K for everyone, every match moves as many points one way as the other.
-    expect(Math.abs(sum)).toBeLessThan(1e-6);
+    // With equal K for everyone, every match moves as many points one way as the other (the API
+    // shows each rating to one decimal: at most 0.05 off each).
+    expect(Math.abs(sum)).toBeLessThanOrEqual(0.05 * bots.length + 1e-9);
   });
 });

@@ -13,7 +13,7 @@ beforeAll(async () => {
   scripts = {
     update: luaCommand(h.redis, UPDATE_BOT, 5),
     replace: luaCommand(h.redis, REPLACE_SECRETS, 3),
-    retire: luaCommand(h.redis, RETIRE_BOT, 4),
+    retire: luaCommand(h.redis, RETIRE_BOT, 6),
   };
 });
 afterAll(() => h.close());
@@ -66,6 +66,8 @@ describe('the optimistic bot scripts', () => {
           k.activeBotsByName,
           k.leaderboard,
           k.token('hash-c'),
+          k.leaderboardGames,
+          k.guests,
           'retire-one',
           'hash-c',
           `retire-one ${id}`,

@@ -1,7 +1,10 @@
 // A bot's page: its profile (GET /v1/bots/{id}), rating chart (GET /v1/bots/{id}/ratings) and recent
-// matches (GET /v1/matches?bot={id}, with "older matches" by cursor).
+// matches (GET /v1/matches?bot={id}, with "older matches" by cursor); "Play this bot" (the /play page
+// with it as the opponent) and "Challenge with my bot" (POST /v1/matches with a pasted bot token,
+// which stays in this page's memory: never stored, never put in the address).
 import { ratingChart } from './chart.js';
 import {
+  ApiError,
   api,
   botLink,
   chip,
@@ -37,7 +40,10 @@ function profileRows(bot) {
       'Record',
       `${bot.games} ${bot.games === 1 ? 'game' : 'games'}: ${bot.wins} won, ${bot.draws} drawn, ${bot.losses} lost`,
     ],
-    ['Kind', KIND_TEXT[bot.kind] ?? bot.kind],
+    [
+      'Kind',
+      bot.guest ? 'guest (a person playing from a browser, never ranked)' : (KIND_TEXT[bot.kind] ?? bot.kind),
+    ],
     ['Status', bot.status],
     ['Registered', formatDateTime(bot.createdAt)],
     ['Last played', bot.lastPlayedAt ? formatDateTime(bot.lastPlayedAt) : 'never'],
@@ -70,7 +76,86 @@ function renderBot(bot) {
     $('paused').hidden = false;
   }
   replaceChildren($('profile'), profileRows(bot));
+  renderPlay(bot);
   $('bot').hidden = false;
+}
+
+/** Why nobody can play this bot now, or null when anyone may. */
+function closedReason(bot) {
+  if (bot.status !== 'active') return 'This bot is retired: it plays no more games.';
+  if (bot.guest) return 'This is a guest: a person playing from a browser, who takes no challenges.';
+  if (bot.paused) return 'This bot is paused: it takes no challenges until its owner resumes it.';
+  if (!bot.acceptsChallenges) return 'This bot does not accept challenges.';
+  return null;
+}
+
+function renderPlay(bot) {
+  const closed = closedReason(bot);
+  $('play-closed').textContent = closed ?? '';
+  $('play-closed').hidden = closed === null;
+  $('play-open').hidden = closed !== null;
+  $('play-link').href = `/play?opponent=${encodeURIComponent(bot.id)}`;
+  $('play').hidden = false;
+}
+
+/** Calls the API with a bot's token (`api` sends none). */
+async function withToken(path, token, options = {}) {
+  const res = await fetch(path, {
+    method: options.method ?? 'GET',
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${token}`,
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: options.body ? JSON.stringify(options.body) : undefined,
+    cache: 'no-store',
+  });
+  const body = /json/.test(res.headers.get('content-type') ?? '') ? await res.json().catch(() => null) : null;
+  if (!res.ok) {
+    const retry = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
+    throw new ApiError(res.status, body, Number.isFinite(retry) ? retry : null);
+  }
+  return body;
+}
+
+function challengeError(message) {
+  const box = $('challenge-error');
+  box.textContent = message;
+  box.hidden = false;
+  box.focus();
+}
+
+/**
+ * Creates an unrated match between the pasted token's bot and this one, then opens it. A refusal
+ * (no consent, a pause, the cap of active challenges, a bad token) shows the problem's message.
+ */
+async function challenge(event) {
+  event.preventDefault();
+  $('challenge-error').hidden = true;
+  const input = $('challenge-token');
+  const token = input.value.trim();
+  if (!token) return challengeError("Paste your bot's token first.");
+  const button = $('challenge-submit');
+  button.disabled = true;
+  try {
+    const me = await withToken('/v1/bots/me', token);
+    if (me.id === botId) return challengeError('That is this bot’s own token: a bot cannot play itself.');
+    const colour = $('challenge-colour').value === 'white' ? 'white' : 'black';
+    const match = await withToken('/v1/matches', token, {
+      method: 'POST',
+      body: colour === 'black' ? { black: me.id, white: botId } : { black: botId, white: me.id },
+    });
+    input.value = '';
+    location.assign(matchHref(match.id));
+  } catch (error) {
+    challengeError(
+      error instanceof ApiError && error.status === 401
+        ? 'That token is not valid: check that you pasted the whole of it.'
+        : errorMessage(error),
+    );
+  } finally {
+    button.disabled = false;
+  }
 }
 
 function renderChart(history) {
@@ -172,6 +257,7 @@ async function main() {
   }
 }
 
+$('challenge-form').addEventListener('submit', challenge);
 $('matches-more').addEventListener('click', async () => {
   try {
     await loadMatches();

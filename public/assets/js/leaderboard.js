@@ -1,6 +1,7 @@
 // The leaderboard (home page): GET /v1/leaderboard, sortable columns, refreshed every 10 s in place.
-// Bots with fewer than MIN_RANKED_GAMES rated games are listed apart, under "Unranked"; pauses come
-// from GET /v1/bots, since leaderboard entries do not carry them.
+// The server splits the bots: `items` are the ranked ones (LEADERBOARD_MIN_GAMES rated games or more,
+// its `minGames`), `unranked` the others, listed apart under "Unranked"; entries carry their pause.
+// Against an older server without the split, the page makes it from each entry's games count.
 import {
   api,
   botLink,
@@ -16,10 +17,10 @@ import {
 const REFRESH_MS = 10_000;
 const PAGE = 100;
 /**
- * Rated games a bot needs before it is ranked. The server will make this split itself
- * (LEADERBOARD_MIN_GAMES); until it does, the page makes it from each entry's games count, here only.
+ * Rated games a bot needs before it is ranked, until the server says (its answer's `minGames`, from
+ * LEADERBOARD_MIN_GAMES, whose default this is).
  */
-const MIN_RANKED_GAMES = 5;
+const DEFAULT_MIN_RANKED_GAMES = 5;
 /** Pages of GET /v1/bots read for pause marks (100 bots each); bots past them show no pause mark. */
 const MAX_BOT_PAGES = 10;
 
@@ -43,6 +44,9 @@ const state = {
   /** @type {Map<string, { reason: string, since: string }>} bot id → its matchmaking pause */
   paused: new Map(),
   total: 0,
+  /** How many unranked bots there are, when the server says. */
+  unrankedTotal: null,
+  minGames: DEFAULT_MIN_RANKED_GAMES,
   strengthComputedAt: null,
   limit: PAGE,
   sort: 'rank',
@@ -96,7 +100,7 @@ function sorted(entries) {
  */
 function split(entries) {
   const isRanked = (entry) =>
-    typeof entry.ranked === 'boolean' ? entry.ranked : entry.games >= MIN_RANKED_GAMES;
+    typeof entry.ranked === 'boolean' ? entry.ranked : entry.games >= state.minGames;
   const ranked = entries.filter(isRanked).map((entry, index) => ({ ...entry, place: index + 1 }));
   return { ranked, unranked: entries.filter((entry) => !isRanked(entry)) };
 }
@@ -243,9 +247,14 @@ function renderBody() {
   $('lb-ranked').hidden = ranked.length === 0;
   $('lb-none-ranked').hidden = !loaded || ranked.length > 0;
   $('lb-unranked').hidden = unranked.length === 0;
-  const more = state.total > state.entries.length;
+  // `total` counts the ranked bots when the server splits them (`unrankedTotal` the others), else all.
+  const splitByServer = state.unrankedTotal !== null;
+  const shown = splitByServer ? ranked.length : state.entries.length;
+  const more = state.total > shown;
   $('lb-more-wrap').hidden = !more;
-  $('lb-count').textContent = `Showing ${state.entries.length} of ${state.total} bots.`;
+  $('lb-count').textContent = splitByServer
+    ? `Showing ${ranked.length} of ${state.total} ranked bots and ${unranked.length} of ${state.unrankedTotal} unranked.`
+    : `Showing ${state.entries.length} of ${state.total} bots.`;
   $('lb-strength-at').textContent = state.strengthComputedAt
     ? `Last computed ${formatDateTime(state.strengthComputedAt)}.`
     : '';
@@ -278,6 +287,11 @@ async function refresh() {
     state.entries = items;
     state.paused = paused;
     state.total = page.total;
+    state.unrankedTotal = typeof page.unrankedTotal === 'number' ? page.unrankedTotal : null;
+    if (typeof page.minGames === 'number' && page.minGames !== state.minGames) {
+      state.minGames = page.minGames;
+      describeRule();
+    }
     state.strengthComputedAt = page.strengthComputedAt;
     // Relative times move on even when nothing else changed; rows are cheap to rebuild.
     renderBody();
@@ -316,14 +330,20 @@ function onSortClick(event) {
   renderBody();
 }
 
+/** The texts that name the games a rank needs. */
+function describeRule() {
+  const games = `${state.minGames} rated ${state.minGames === 1 ? 'game' : 'games'}`;
+  $('lb-rule').textContent =
+    `A bot is ranked once it has played ${games}; until then it is listed under Unranked.`;
+  $('lb-none-ranked').textContent =
+    `No bot has played ${games} yet, so none is ranked: they are all listed under Unranked.`;
+  $('lb-unranked-note').textContent =
+    `Bots with fewer than ${games}: their ratings still say little, so they are not ranked yet.`;
+}
+
 readSortFromUrl();
 renderHeader();
-$('lb-rule').textContent =
-  `A bot is ranked once it has played ${MIN_RANKED_GAMES} rated games; until then it is listed under Unranked.`;
-$('lb-none-ranked').textContent =
-  `No bot has played ${MIN_RANKED_GAMES} rated games yet, so none is ranked: they are all listed under Unranked.`;
-$('lb-unranked-note').textContent =
-  `Bots with fewer than ${MIN_RANKED_GAMES} rated games: their ratings still say little, so they are not ranked yet.`;
+describeRule();
 document.querySelector('#leaderboard thead').addEventListener('click', onSortClick);
 $('lb-more').addEventListener('click', () => {
   state.limit += PAGE;

@@ -1,12 +1,16 @@
 // The match page: GET /v1/matches/{id}, replayed from the start position with the recorded flips;
-// step/play controls and keys; polled every second while the match is queued or running.
+// step/play controls and keys. While the match is queued or running it follows the match's event
+// stream (GET /v1/matches/{id}/events): each move as the arena records it, and a clock counting down
+// the side to move's time from the arena's deadline. Where the stream cannot be had, it polls.
 import { createBoard, describeBoard } from './board.js';
-import { api, chip, el, errorMessage, idFromLocation, replaceChildren } from './common.js';
+import { formatLeft, serverOffset, timeLeft } from './clock.js';
+import { api, capitalize, chip, el, errorMessage, idFromLocation, replaceChildren } from './common.js';
 import { details, outcome, rulesText } from './match-text.js';
 import { countDiscs, replayBoards, toMoveAfter } from './replay.js';
 
 const POLL_MS = 1000;
 const HIDDEN_POLL_MS = 5000;
+const CLOCK_TICK_MS = 100;
 const $ = (id) => document.getElementById(id);
 
 const matchId = idFromLocation();
@@ -20,6 +24,12 @@ const state = {
   pollTimer: 0,
   failures: 0,
   outcomeKey: '',
+  /** @type {EventSource | null} the match's event stream while it is followed */
+  source: null,
+  /** Set once the stream was refused for good (say, 429): the page polls instead. */
+  streamFailed: false,
+  /** The side to move and its deadline, on the server's clock (`offset` from the browser's). */
+  clock: { toMove: null, deadline: null, offset: 0, timer: 0 },
 };
 
 const lastPly = () => state.match?.moves.length ?? 0;
@@ -219,6 +229,7 @@ function update(match) {
   replaceChildren($('details'), details(match));
   renderMoveList();
   renderOutcome(match);
+  renderClock();
   if (first) {
     const wanted = plyFromUrl();
     show(wanted ?? lastPly(), { announce: false });
@@ -227,6 +238,129 @@ function update(match) {
   } else {
     show(state.ply, { announce: false });
   }
+}
+
+/** Shows the side to move and its time left, counting down from the arena's deadline. */
+function renderClock() {
+  const box = $('clock');
+  const { toMove, deadline, offset } = state.clock;
+  if (!state.match || !isLive(state.match) || toMove === null) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const name = state.match[toMove].name;
+  const left = deadline === null ? null : timeLeft(deadline, offset);
+  replaceChildren(
+    box,
+    chip(toMove),
+    ` ${capitalize(toMove)} (${name}) to move`,
+    left === null ? null : el('strong', { class: 'left' }, ` ${formatLeft(left)}`),
+    left === null ? null : ' left',
+  );
+  box.classList.toggle('low', left !== null && left < 3000);
+}
+
+/** Sets the clock from an event of the stream (its `serverTime` sets the offset). */
+function setClock(toMove, deadline, serverTime) {
+  state.clock.toMove = toMove;
+  state.clock.deadline = deadline;
+  state.clock.offset = serverOffset(serverTime);
+  clearInterval(state.clock.timer);
+  if (deadline !== null) state.clock.timer = setInterval(renderClock, CLOCK_TICK_MS);
+  renderClock();
+}
+
+function stopClock() {
+  clearInterval(state.clock.timer);
+  state.clock.toMove = null;
+  state.clock.deadline = null;
+  renderClock();
+}
+
+/**
+ * Reads the match again through the API (when it starts, or after a gap in the stream), without
+ * polling on. The stream may have gone further meanwhile: what it told is kept.
+ */
+async function resync() {
+  try {
+    const fetched = await api(`/v1/matches/${encodeURIComponent(matchId)}`);
+    const local = state.match;
+    if (!isLive(local) && isLive(fetched)) return; // the stream told the end already
+    if (fetched.moves.length < local.moves.length) {
+      fetched.moves = local.moves;
+      fetched.moveCount = local.moves.length;
+      fetched.status = local.status;
+    }
+    update(fetched);
+  } catch {
+    // The stream goes on; the next gap tries again.
+  }
+}
+
+function onStreamState({ state: current, serverTime }) {
+  setClock(current.toMove, current.deadline, serverTime);
+  if (current.ply - 1 !== lastPly() || current.status !== state.match.status) resync();
+}
+
+/** A queued match that starts: shown running at once, and read again for when it started. */
+function started() {
+  if (state.match.status !== 'queued') return;
+  update({ ...state.match, status: 'running' });
+  resync();
+}
+
+function onStreamTurn(turn) {
+  started();
+  setClock(turn.toMove, turn.deadline, turn.serverTime);
+}
+
+function onStreamMove(event) {
+  started();
+  const { move } = event;
+  if (move.ply === lastPly() + 1) {
+    const moves = [...state.match.moves, move];
+    update({ ...state.match, status: 'running', moves, moveCount: moves.length });
+  } else if (move.ply > lastPly() + 1) {
+    resync(); // a gap: the stream lost events (it keeps a match's last 200)
+  }
+  setClock(event.toMove, event.deadline, event.serverTime);
+}
+
+function onStreamFinished(end) {
+  unfollow();
+  const { status, result, ratings, finishedAt } = end;
+  update({ ...state.match, status, result, ratings, finishedAt });
+  stopClock();
+}
+
+/**
+ * Follows the match's event stream; false when it cannot (no EventSource, or refused before). The
+ * browser reconnects a dropped stream by itself, resuming after the last event it saw.
+ */
+function follow() {
+  if (state.source || state.streamFailed || typeof EventSource !== 'function') return Boolean(state.source);
+  const source = new EventSource(`/v1/matches/${encodeURIComponent(matchId)}/events`);
+  state.source = source;
+  const on = (type, handler) => source.addEventListener(type, (event) => handler(JSON.parse(event.data)));
+  on('state', onStreamState);
+  on('turn', onStreamTurn);
+  on('move', onStreamMove);
+  on('finished', onStreamFinished);
+  source.addEventListener('error', () => {
+    // CONNECTING: the browser reconnects by itself. CLOSED: refused (an error status): poll instead.
+    if (source.readyState !== EventSource.CLOSED) return;
+    unfollow();
+    state.streamFailed = true;
+    stopClock(); // the polled match document carries no deadline
+    load();
+  });
+  return true;
+}
+
+function unfollow() {
+  state.source?.close();
+  state.source = null;
 }
 
 async function load() {
@@ -244,6 +378,8 @@ async function load() {
     box.hidden = false;
     if (error?.status === 404) return;
   }
+  // A live match is followed on its event stream from here; polling is the fallback.
+  if (state.match && isLive(state.match) && follow()) return;
   if (!state.match || isLive(state.match)) {
     const delay = document.hidden ? HIDDEN_POLL_MS : POLL_MS * 2 ** Math.min(state.failures, 5);
     state.pollTimer = setTimeout(load, delay);
@@ -292,7 +428,7 @@ $('moves').addEventListener('click', (event) => {
 });
 document.addEventListener('keydown', onKey);
 document.addEventListener('visibilitychange', () => {
-  if (!document.hidden && state.match && isLive(state.match)) load();
+  if (!document.hidden && state.match && isLive(state.match) && !state.source) load();
 });
 
 if (matchId) load();

@@ -20,7 +20,11 @@ export function gamesRouter(spec: OpenApiSpec, limits: Config['limits']): Router
     notation: { ...GAME_NOTATION },
     defaultRules: defaultRules(limits),
     ratedRules: ratedRules(limits),
-    limits: { timeLimitMs: { ...limits.timeLimitMs }, overageMs: { ...limits.overageMs } },
+    limits: {
+      timeLimitMs: { ...limits.timeLimitMs },
+      overageMs: { ...limits.overageMs },
+      guestTimeLimitMs: { min: limits.timeLimitMs.min, ...limits.guest.timeLimitMs },
+    },
     openings: ARENA_OPENINGS.map(({ id, moves, meanScore }) => ({ id, moves: [...moves], meanScore })),
     stateSchema: standaloneSchema(spec, 'BotState'),
     actionSchema: standaloneSchema(spec, 'BotAction'),

@@ -1,9 +1,12 @@
 import { Router } from 'express';
+import type { components } from '../../contract/index.ts';
 import type { ArenaStore } from '../../store/store.ts';
 import { AnswerCache, jsonAnswer, sendJson } from '../answer-cache.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
 import { leaderboardQuery } from '../schemas.ts';
+
+type LeaderboardPage = components['schemas']['LeaderboardPage'];
 
 /** Pages are keyed by the client's offset and limit: a bounded number of them stay in memory. */
 const CACHED_PAGES = 64;
@@ -11,11 +14,16 @@ const CACHED_PAGES = 64;
 export interface LeaderboardRouterOptions {
   /** How long a page is served from memory (0: never); ratings change only as matches finish. */
   readonly cacheMs: number;
+  /** Rated games a bot needs to be ranked (LEADERBOARD_MIN_GAMES); bots with fewer are listed apart. */
+  readonly minGames: number;
   /** Whether responses are validated against openapi.yaml, which needs `res.json`. */
   readonly validated: boolean;
 }
 
-/** /v1/leaderboard: active bots, best rating first. */
+/**
+ * /v1/leaderboard: the ranked bots (at least `minGames` rated games), best rating first, ranks from
+ * 1; and apart, the first `limit` unranked ones, the same on every page. Guests are never listed.
+ */
 export function leaderboardRouter(
   store: ArenaStore,
   present: Presenter,
@@ -26,11 +34,16 @@ export function leaderboardRouter(
     options.cacheMs > 0
       ? new AnswerCache({ ttlMs: options.cacheMs, maxEntries: CACHED_PAGES, shareLoads: true })
       : null;
-  const page = async (offset: number, limit: number) => {
-    const { rows, total, strengthComputedAt } = await store.leaderboard(offset, limit);
+  const page = async (offset: number, limit: number): Promise<LeaderboardPage> => {
+    const { minGames } = options;
+    const split = await store.leaderboardSplit({ offset, limit, minGames, unrankedLimit: limit });
+    const { strengthComputedAt } = split;
     return {
-      items: rows.map((row) => present.leaderboardEntry(row.rank, row.bot, row.strength)),
-      total,
+      items: split.ranked.map((row) => present.leaderboardEntry(row.rank, row.bot, row.strength)),
+      total: split.rankedTotal,
+      unranked: split.unranked.map((row) => present.leaderboardEntry(null, row.bot, row.strength)),
+      unrankedTotal: split.unrankedTotal,
+      minGames,
       strengthComputedAt: strengthComputedAt === null ? null : new Date(strengthComputedAt).toISOString(),
     };
   };

@@ -17,6 +17,7 @@ import {
   pullActionBody,
 } from '../schemas.ts';
 import { closingSignal } from '../shutdown.ts';
+import { openStream, STREAM_HEADERS, stopSignal, writeArenaClosing, writeItem } from '../sse.ts';
 
 export interface PullRouterDeps {
   readonly service: PullService;
@@ -33,34 +34,7 @@ export interface PullRouterDeps {
 /** The matches whose spectator view is kept at once; past it, the least recently read go. */
 const CACHED_SPECTATOR_STATES = 1000;
 
-/**
- * Aborts when the client goes away or the arena closes (`closing`), so a long poll or a stream
- * stops waiting at once. One signal, not `AbortSignal.any` of two: thousands are open at once.
- */
-function stopSignal(res: Response, closing: AbortSignal): AbortSignal {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  closing.addEventListener('abort', abort, { once: true });
-  // A response closes when it is answered or when its connection drops first (then only it
-  // aborts: an abort builds a DOMException, a stack trace, which every answer would pay).
-  res.on('close', () => {
-    closing.removeEventListener('abort', abort);
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
-
 const botIdOf = (res: Response) => requireBot(principalOf(res));
-
-/** How long a client waits before it reconnects, after a dropped stream or an `arenaClosing`. */
-const RECONNECT_MS = 2000;
-
-const STREAM_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-};
 
 /** Pull mode: the state/action API and the bot's event stream. */
 export function pullRouter(deps: PullRouterDeps): Router {
@@ -131,20 +105,13 @@ export function pullRouter(deps: PullRouterDeps): Router {
     // Asked for while the arena closes, the stream says so at once and takes no lease. Not a 503:
     // a browser's EventSource gives up for good on an error status, but reconnects after an end.
     const held = closing.aborted ? null : await holdStream(deps, botId, lastEventId);
-    res.writeHead(200, STREAM_HEADERS);
-    res.write(`retry: ${RECONNECT_MS}\n\n`);
+    openStream(res);
     if (held) {
       const stop = stopSignal(res, closing);
       const events = botEvents(deps.service, deps, botId, held.start, stop, deps.keepAliveMs, held.lease);
-      for await (const item of events) {
-        if (item === 'keep-alive') res.write(': keep-alive\n\n');
-        else res.write(`${item.id ? `id: ${item.id}\n` : ''}event: ${item.type}\ndata: ${item.data}\n\n`);
-      }
+      for await (const item of events) writeItem(res, item);
     }
-    // No id: a reconnect's Last-Event-ID stays the last real event, so the bot misses nothing.
-    if (closing.aborted) {
-      res.write(`event: arenaClosing\ndata: ${JSON.stringify({ reconnectAfterMs: RECONNECT_MS })}\n\n`);
-    }
+    if (closing.aborted) writeArenaClosing(res);
     res.end();
   });
 

@@ -18,10 +18,14 @@ export const PAGE_CACHE_CONTROL = 'no-cache';
 /** The pages' paths, in openapi.yaml's template syntax (they answer GET only). */
 export const WEB_PAGES = [
   '/',
+  '/live',
   '/register',
   '/protocol',
+  '/play',
   '/bots/{botId}',
   '/matches/{matchId}',
+  '/tournaments',
+  '/tournaments/{tournamentId}',
   '/favicon.svg',
 ];
 
@@ -44,9 +48,10 @@ const page =
   };
 
 /**
- * Serves the front end under `/`: the pages at `/`, `/register`, `/protocol`, `/bots/<botId>` and
- * `/matches/<matchId>`, and their files under `/assets/`. Mount it after the API routers and before
- * the not-found handler; it answers nothing under `/v1`.
+ * Serves the front end under `/`: the pages at `/`, `/live`, `/register`, `/protocol`, `/play`, `/bots/<botId>`,
+ * `/matches/<matchId>`, `/tournaments` and `/tournaments/<tournamentId>`, and their files under
+ * `/assets/`. Mount it after the API routers and before the not-found handler; it answers nothing
+ * under `/v1`.
  *
  * @example
  * app.use(webRouter());
@@ -54,10 +59,14 @@ const page =
 export function webRouter(): Router {
   const router = Router();
   router.get('/', page('index.html'));
+  router.get('/live', page('live.html'));
   router.get('/register', page('register.html'));
   router.get('/protocol', page('protocol.html'));
+  router.get('/play', page('play.html'));
   router.get('/bots/:botId', page('bot.html', ID_PATTERN.bot, 'botId'));
   router.get('/matches/:matchId', page('match.html', ID_PATTERN.match, 'matchId'));
+  router.get('/tournaments', page('tournaments.html'));
+  router.get('/tournaments/:tournamentId', page('tournament.html', ID_PATTERN.tournament, 'tournamentId'));
   router.get('/favicon.svg', (_req, res) => {
     res.sendFile('favicon.svg', {
       root: PUBLIC_DIR,

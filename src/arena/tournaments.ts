@@ -1,0 +1,315 @@
+import type { Clock, RandomBytes } from '../clock.ts';
+import type { Config } from '../config.ts';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionError,
+  type ValidationIssue,
+} from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { BotRecord, MatchRecord, MatchRules, Page } from '../store/records.ts';
+import type { ArenaStore } from '../store/store.ts';
+import type {
+  TournamentFormat,
+  TournamentListing,
+  TournamentOpenings,
+  TournamentRecord,
+  TournamentState,
+  TournamentStore,
+} from '../store/tournament-store.ts';
+import { ratedRules, resolveRules } from './matches.ts';
+import { type Principal, requireAdmin, requireBot } from './principal.ts';
+import { maxSwissRounds, planRound, roundCountOf, seedEntrants } from './tournament-plan.ts';
+import type { RoundMaker } from './tournament-rounds.ts';
+import { type TournamentView, tournamentView } from './tournament-view.ts';
+
+/** The most entrants a tournament takes: a round robin of 64 is already 2,016 pairings. */
+export const MAX_ENTRANTS = 64;
+
+export interface TournamentServiceDeps {
+  readonly store: ArenaStore;
+  readonly tournaments: TournamentStore;
+  readonly rounds: RoundMaker;
+  readonly clock: Clock;
+  readonly random: RandomBytes;
+  readonly limits: Config['limits'];
+}
+
+export interface NewTournamentInput {
+  readonly name: string;
+  readonly format: TournamentFormat;
+  readonly bots?: readonly string[];
+  readonly rounds?: number;
+  readonly gamesPerPairing: 1 | 2;
+  readonly openings: TournamentOpenings;
+  readonly rules?: Partial<MatchRules>;
+  readonly rated: boolean;
+}
+
+/** A tournament with everything its page shows. */
+export interface TournamentDetails {
+  readonly tournament: TournamentRecord;
+  readonly entrantCount: number;
+  readonly view: TournamentView;
+}
+
+const invalid = (code: string, message: string, path: string, issue: string) =>
+  new InvalidRequestError(code, message, [{ path, message: issue }]);
+
+const notFound = (id: string) =>
+  new NotFoundError('tournaments/not-found', `No tournament has the id ${id}.`);
+const notOpen = () =>
+  new ConflictError('tournaments/not-open', 'The tournament has started: its entrants are fixed.');
+
+/**
+ * Tournaments as the API offers them: the admin creates and starts them, bots enter and leave
+ * while they are open (entering is a bot's consent to play them), anyone reads them. Once started,
+ * the workers play them round by round (see TournamentProgress).
+ */
+export class TournamentService {
+  constructor(private readonly deps: TournamentServiceDeps) {}
+
+  async create(principal: Principal | null, input: NewTournamentInput): Promise<TournamentDetails> {
+    requireAdmin(principal);
+    const rules = this.rulesOf(input);
+    const bots = input.bots ?? [];
+    if (input.format === 'swiss' && input.rounds === undefined) {
+      throw invalid(
+        'tournaments/rounds-required',
+        'A Swiss tournament needs rounds.',
+        'body.rounds',
+        'required for swiss',
+      );
+    }
+    if (input.format !== 'swiss' && input.rounds !== undefined) {
+      throw invalid(
+        'tournaments/rounds-not-allowed',
+        `A ${input.format} plays every pairing of its schedule: it takes no rounds.`,
+        'body.rounds',
+        'only for swiss',
+      );
+    }
+    if (input.format === 'gauntlet' && bots.length === 0) {
+      throw invalid(
+        'tournaments/challenger-required',
+        "A gauntlet's first bot is its challenger: name it in bots.",
+        'body.bots',
+        'must name the challenger first',
+      );
+    }
+    await this.checkBots(bots);
+    const { clock, random } = this.deps;
+    const now = clock.now();
+    const tournament: TournamentRecord = {
+      id: newId('tournament', now, random),
+      name: input.name,
+      format: input.format,
+      status: 'open',
+      openings: input.openings,
+      gamesPerPairing: input.gamesPerPairing,
+      rated: input.rated,
+      rules,
+      roundCount: input.format === 'swiss' ? (input.rounds ?? null) : null,
+      challenger: input.format === 'gauntlet' ? bots[0]! : null,
+      createdAt: now,
+      startedAt: null,
+      finishedAt: null,
+      seeds: null,
+      roundsCreated: 0,
+      entrantsVersion: 0,
+    };
+    await this.deps.tournaments.createTournament(tournament, bots);
+    return this.get(tournament.id);
+  }
+
+  /** The rules of every match: the rated rules, or the request's within the server's bounds. */
+  private rulesOf(input: NewTournamentInput): MatchRules {
+    if (input.rated && input.rules !== undefined) {
+      throw invalid(
+        'tournaments/rated-rules-fixed',
+        'A rated tournament is played under the rated rules (see GET /v1/games/reversi); leave rules out.',
+        'body.rules',
+        'not allowed with rated: true',
+      );
+    }
+    if (input.rules !== undefined && 'opening' in input.rules) {
+      throw invalid(
+        'tournaments/opening-in-rules',
+        "A tournament's openings field decides each game's opening.",
+        'body.rules.opening',
+        'set by openings',
+      );
+    }
+    const rules = input.rated ? ratedRules(this.deps.limits) : resolveRules(input.rules, this.deps.limits);
+    if (input.openings === 'balanced' && rules.captureRule !== 'all') {
+      throw invalid(
+        'tournaments/openings-need-capture-all',
+        'Balanced openings are lines of play where every trapped line flips: they need captureRule all.',
+        'body.openings',
+        'needs rules.captureRule all',
+      );
+    }
+    return rules;
+  }
+
+  private async checkBots(ids: readonly string[]): Promise<void> {
+    const found = await this.deps.store.getBots(ids);
+    const issues = (status: 'missing' | 'retired'): ValidationIssue[] =>
+      found.flatMap((bot, i) =>
+        (status === 'missing' ? bot === null : bot?.status === 'retired')
+          ? [{ path: `body.bots.${i}`, message: status === 'missing' ? 'no such bot' : 'retired' }]
+          : [],
+      );
+    const missing = issues('missing');
+    if (missing.length > 0) {
+      throw new InvalidRequestError(
+        'tournaments/unknown-bot',
+        'A bot named in bots does not exist.',
+        missing,
+      );
+    }
+    const retired = issues('retired');
+    if (retired.length > 0) {
+      throw new InvalidRequestError('tournaments/retired-bot', 'A bot named in bots is retired.', retired);
+    }
+  }
+
+  async get(id: string): Promise<TournamentDetails> {
+    const state = await this.deps.tournaments.getTournament(id);
+    if (state === null) throw notFound(id);
+    return this.details(state);
+  }
+
+  list(limit: number, cursor?: string): Promise<Page<TournamentListing>> {
+    return this.deps.tournaments.listTournaments(limit, cursor);
+  }
+
+  async enter(principal: Principal | null, id: string): Promise<TournamentDetails> {
+    const botId = requireBot(principal);
+    if ((await this.deps.store.getBot(botId))?.guest) {
+      throw new PermissionError('tournaments/guest', 'Guests play single games at /play, not tournaments.');
+    }
+    const outcome = await this.deps.tournaments.enter(id, botId, this.deps.clock.now(), MAX_ENTRANTS);
+    if (outcome === 'missing') throw notFound(id);
+    if (outcome === 'not-open') throw notOpen();
+    if (outcome === 'already-entered') {
+      throw new ConflictError(
+        'tournaments/already-entered',
+        'This bot is entered in the tournament already.',
+      );
+    }
+    if (outcome === 'full') {
+      throw new ConflictError('tournaments/full', `A tournament takes at most ${MAX_ENTRANTS} entrants.`);
+    }
+    return this.get(id);
+  }
+
+  async leave(principal: Principal | null, id: string): Promise<void> {
+    const botId = requireBot(principal);
+    const outcome = await this.deps.tournaments.leave(id, botId);
+    if (outcome === 'missing') throw notFound(id);
+    if (outcome === 'not-open') throw notOpen();
+    if (outcome === 'not-entered') {
+      throw new NotFoundError('tournaments/not-entered', 'This bot is not entered in the tournament.');
+    }
+    if (outcome === 'challenger') {
+      throw new ConflictError(
+        'tournaments/challenger-stays',
+        "A gauntlet's challenger cannot leave it: it is what the gauntlet is about.",
+      );
+    }
+  }
+
+  /**
+   * Seeds the active entrants, fixes the round count and stores round 1 with its matches, then
+   * queues them. Entries that change meanwhile make it seed again.
+   */
+  async start(principal: Principal | null, id: string): Promise<TournamentDetails> {
+    requireAdmin(principal);
+    const { tournaments, rounds, clock } = this.deps;
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const state = await tournaments.getTournament(id);
+      if (state === null) throw notFound(id);
+      const { tournament: t } = state;
+      if (t.status !== 'open') throw notOpen();
+      const bots = await this.botsById(state.entrants);
+      const seeds = seedEntrants(
+        state.entrants.map((botId) => {
+          const bot = bots.get(botId);
+          return {
+            id: botId,
+            rating: bot?.rating ?? 0,
+            retired: bot === undefined || bot.status === 'retired',
+          };
+        }),
+        t.challenger,
+      );
+      this.checkField(t, seeds);
+      const roundCount = roundCountOf(t, seeds);
+      const plan = planRound({
+        tournament: t,
+        seeds,
+        number: 1,
+        rounds: [],
+        results: { games: [] },
+        withdrawn: new Set(),
+        drawOpening: rounds.drawOpening,
+      });
+      if (plan.kind === 'end') throw new Error(`tournament ${id}: a first round must pair`);
+      const first = rounds.build(t, 1, plan.bye, plan.games, bots);
+      if (
+        await tournaments.start(id, t.entrantsVersion, { seeds, roundCount, startedAt: clock.now() }, first)
+      ) {
+        await rounds.enqueue(first);
+        return this.get(id);
+      }
+    }
+    throw new Error(`could not start tournament ${id}: its entries keep changing`);
+  }
+
+  /** Refuses a start the field cannot play. */
+  private checkField(t: TournamentRecord, seeds: readonly string[]): void {
+    if (t.challenger !== null && seeds[0] !== t.challenger) {
+      throw new ConflictError('tournaments/challenger-retired', "The gauntlet's challenger is retired.");
+    }
+    if (seeds.length < 2) {
+      throw new ConflictError(
+        'tournaments/too-few-entrants',
+        `A tournament needs at least 2 active entrants to start; it has ${seeds.length}.`,
+      );
+    }
+    if (t.format === 'swiss' && (t.roundCount ?? 0) > maxSwissRounds(seeds.length)) {
+      throw new ConflictError(
+        'tournaments/too-many-rounds',
+        `${seeds.length} entrants can play at most ${maxSwissRounds(seeds.length)} Swiss rounds without meeting twice.`,
+      );
+    }
+  }
+
+  private async botsById(ids: readonly string[]): Promise<Map<string, BotRecord>> {
+    const found = await this.deps.store.getBots([...new Set(ids)]);
+    return new Map(found.flatMap((bot) => (bot ? [[bot.id, bot] as const] : [])));
+  }
+
+  private async details(state: TournamentState): Promise<TournamentDetails> {
+    const { tournament: t, rounds } = state;
+    const ids = [...(t.seeds ?? state.entrants), ...(t.challenger === null ? [] : [t.challenger])];
+    for (const round of rounds) for (const game of round.games) ids.push(game.white, game.black);
+    const matchIds = rounds.flatMap((round) =>
+      round.games.flatMap((g) => (g.match === null ? [] : [g.match])),
+    );
+    const [bots, matches] = await Promise.all([
+      this.botsById(ids),
+      this.deps.tournaments.getMatches(matchIds),
+    ]);
+    const byId = new Map(
+      matches.flatMap((match) => (match ? [[match.id, match] as [string, MatchRecord]] : [])),
+    );
+    return {
+      tournament: t,
+      entrantCount: state.entrants.length,
+      view: tournamentView(state, { bots, matches: byId }),
+    };
+  }
+}

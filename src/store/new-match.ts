@@ -1,0 +1,25 @@
+import { matchFields } from './codec.ts';
+import type { GuardedWrites } from './guarded-writes.ts';
+import type { StoreKeys } from './keys.ts';
+import type { MatchRecord } from './records.ts';
+
+/**
+ * The writes that store a new match: its hash and its place in the status sets (all matches', and
+ * each player's). One definition for every path that creates matches (`createMatch`, a tournament's
+ * round), so a match is indexed alike however it was made. Indexed by status only: the list of all
+ * matches merges the status sets, where a set of all would hold every finished match a second time.
+ *
+ * @example
+ * const tx = new GuardedWrites().guard(keys.match(match.id), 'id', undefined);
+ * writeNewMatch(tx, keys, match);
+ */
+export function writeNewMatch(tx: GuardedWrites, keys: StoreKeys, match: MatchRecord): void {
+  tx.write('HSET', keys.match(match.id), ...Object.entries(matchFields(match)).flat());
+  for (const key of [
+    keys.matches(match.status),
+    keys.botMatches(match.black.id, match.status),
+    keys.botMatches(match.white.id, match.status),
+  ]) {
+    tx.write('ZADD', key, 0, match.id);
+  }
+}

@@ -1,0 +1,84 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerBot } from '../support/api.ts';
+import { createMatch } from '../support/arena.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { PrivateRedis } from '../support/private-redis.ts';
+import { serve } from '../support/serve.ts';
+import { openSse, type SseConnection } from '../support/sse.ts';
+
+const MATCHES = 10;
+const SPECTATORS_PER_MATCH = 3;
+
+let server: PrivateRedis;
+let h: Harness;
+let site: Awaited<ReturnType<typeof serve>>;
+let admin: Redis;
+const streams: SseConnection[] = [];
+
+beforeAll(async () => {
+  // A redis-server of this file's own: CLIENT LIST then counts this arena's connections alone.
+  server = await PrivateRedis.start();
+  h = await createHarness({ REDIS_URL: server.url, MAX_SPECTATOR_STREAMS_PER_ADDRESS: '100' });
+  site = await serve(h);
+  admin = new Redis(server.url);
+});
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  admin?.disconnect();
+  await site?.close();
+  await h?.close();
+  await server?.stop();
+});
+
+/** The connections the redis-server has open, this test's `admin` included. */
+async function clients(): Promise<string[]> {
+  return ((await admin.client('LIST')) as string).trim().split('\n');
+}
+
+/** Opens a spectator's stream and reads its first event (the state), so its wait is about to begin. */
+async function spectate(matchId: string): Promise<SseConnection> {
+  const stream = await openSse(`${site.origin}/v1/matches/${matchId}/events`, {});
+  streams.push(stream);
+  expect((await stream.next()).event).toBe('state');
+  return stream;
+}
+
+describe('spectators of many matches on one API process', () => {
+  it('wait on the one shared blocking read: no Redis connection per spectator, and each is woken', async () => {
+    const a = await registerBot(h, { name: 'conn-a', url: 'http://127.0.0.1:9/' });
+    const b = await registerBot(h, { name: 'conn-b', url: 'http://127.0.0.1:9/' });
+    const ids: string[] = [];
+    for (let i = 0; i < MATCHES; i++) ids.push(await createMatch(h, a.id, b.id));
+
+    // The first stream opens the process' blocking connection (bots' streams would share it too).
+    const first = await spectate(ids[0]!);
+    await expect
+      .poll(async () => (await clients()).some((line) => line.includes('name=reversi-arena-events')))
+      .toBe(true);
+    const withOne = (await clients()).length;
+
+    const more = [];
+    for (const id of ids) {
+      for (let i = 0; i < SPECTATORS_PER_MATCH; i++) more.push(await spectate(id));
+    }
+    expect(more.length + 1).toBe(MATCHES * SPECTATORS_PER_MATCH + 1);
+    expect((await clients()).length).toBe(withOne);
+
+    // Each of them is waiting: a turn told on each match reaches every spectator of it.
+    const now = Date.now();
+    for (const id of ids) {
+      await h.store.startMatch(id, now);
+      await h.store.announceTurn(id, {
+        ply: 1,
+        toMove: 'white',
+        deadline: now + 5000,
+        banks: { black: 0, white: 0 },
+        lastLatency: { black: null, white: null },
+      });
+    }
+    const turns = await Promise.all([first, ...more].map((stream) => stream.next()));
+    expect(turns.every((event) => event.event === 'turn')).toBe(true);
+    expect((await clients()).length).toBe(withOne);
+  });
+});

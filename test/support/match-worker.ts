@@ -1,0 +1,35 @@
+import { pino } from 'pino';
+import { systemClock } from '../../src/clock.ts';
+import { MatchWorker } from '../../src/match/worker.ts';
+import { createRedis } from '../../src/store/redis-connection.ts';
+import { pullPlayers, runnerFor } from './arena.ts';
+import type { Harness } from './harness.ts';
+
+/**
+ * A real match worker (BullMQ, the runner, house bots in-process, pull bots through Redis) on the
+ * harness' queue, in this process: it plays every match the API queues, as `npm run worker` would.
+ */
+export async function matchWorkerFor(h: Harness) {
+  const connection = createRedis(h.config.redis.url, 'worker');
+  await connection.connect();
+  const { runner, close } = runnerFor(h, { pull: pullPlayers(h) });
+  const worker = new MatchWorker({
+    connection,
+    prefix: h.prefix,
+    concurrency: 4,
+    runner,
+    store: h.store,
+    queue: h.queue,
+    clock: systemClock,
+    logger: pino({ level: 'silent' }),
+    lockDurationMs: 5000,
+  });
+  return {
+    worker,
+    async close() {
+      await worker.close(0);
+      await close();
+      await connection.quit();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { loadSpec, standaloneSchema } from '../../src/http/spec.ts';
+
+// ajv-formats is CommonJS: its default export is the function itself.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+let ajv: Ajv2020 | undefined;
+
+/**
+ * Checks documents against one schema of openapi.yaml's `components.schemas` (for what the
+ * response validator cannot see, such as the events of a `text/event-stream`). The checker answers
+ * the problems found, `[]` for a valid document.
+ *
+ * @example
+ * expect(specSchema('LiveMoveEvent')(JSON.parse(event.data))).toEqual([]);
+ */
+export function specSchema(name: string): (value: unknown) => string[] {
+  if (ajv === undefined) {
+    // Not strict: the spec's schemas carry OpenAPI's `example`, which JSON Schema does not know.
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+  }
+  const validate = ajv.compile(standaloneSchema(loadSpec(), name));
+  return (value) =>
+    validate(value)
+      ? []
+      : (validate.errors ?? []).map((error) => `${name}${error.instancePath} ${error.message ?? ''}`);
+}
