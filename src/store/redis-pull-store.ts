@@ -58,6 +58,9 @@ export class RedisPullStore implements PullStore {
         enableOfflineQueue: true,
         maxRetriesPerRequest: null,
         commandTimeout: undefined,
+        // The ready check (INFO) after a reconnect would meet a connection already resubscribed:
+        // Redis refuses it in subscriber mode, and ioredis rejects with nobody to catch it.
+        enableReadyCheck: false,
         connectionName: 'reversi-arena-actions',
       }),
     );
