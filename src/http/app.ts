@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { BotChecker } from '../arena/bot-check.ts';
@@ -68,6 +68,14 @@ export interface AppDeps {
 }
 
 /**
+ * A router that answers nothing under `/v1/` (the pages, the operations endpoints), skipped there
+ * at once: every API request would otherwise try each of its routes.
+ */
+function outsideApi(router: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.path.startsWith('/v1/') ? next() : router(req, res, next));
+}
+
+/**
  * Builds the arena's express app from its dependencies. It does not listen: src/main.ts does, and
  * tests drive the app directly with supertest.
  *
@@ -127,7 +135,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(logger, httpMetrics(deps.registry)));
   app.use(securityHeaders());
   // The web front end's static files are not rate-limited; the API calls its pages make are.
-  app.use(webRouter());
+  app.use(outsideApi(webRouter()));
   if (config.validateResponses) app.use(responseValidator(spec));
   app.use(identify(store, config.adminToken));
   app.use(rateLimiter(deps.rateLimitStores, config.rateLimit));
@@ -135,14 +143,16 @@ export function createApp(deps: AppDeps): Express {
   app.post('/v1/guests', guestLimiter(deps.rateLimitStores, config.rateLimit));
   app.use(jsonBodies(JSON_BODY_LIMIT_BYTES));
   app.use(
-    opsRouter({
-      spec,
-      registry: deps.registry,
-      pingStore: () => store.ping(),
-      isShuttingDown: deps.isShuttingDown ?? (() => false),
-      moreMetrics: () => deps.queue.prometheusMetrics(),
-      metricsHere: config.metricsPort === undefined,
-    }),
+    outsideApi(
+      opsRouter({
+        spec,
+        registry: deps.registry,
+        pingStore: () => store.ping(),
+        isShuttingDown: deps.isShuttingDown ?? (() => false),
+        moreMetrics: () => deps.queue.prometheusMetrics(),
+        metricsHere: config.metricsPort === undefined,
+      }),
+    ),
   );
   app.use(refuseBadCredentials);
   app.use(gamesRouter(spec, config.limits));
