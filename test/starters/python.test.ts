@@ -1,26 +1,23 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../src/bot-client/signing.ts';
 import type { components } from '../../src/contract/index.ts';
-import { initialPosition, isGameOver, play, rulesOptions, type Square } from '../../src/reversi/index.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
-import { killedAfterTest } from '../support/children.ts';
 import { firstTurnState } from '../support/loopback-bot.ts';
 import { freePort } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import { replayed, runStarterProcess, type StarterBot } from './starter-process.ts';
 
 /**
  * The Python starter bots (starters/python/), run as a person runs them: `python3 push_bot.py` and
  * `python3 pull_bot.py` as child processes, against a real arena on real Redis over loopback HTTP.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PUSH_BOT = 'starters/python/push_bot.py';
 const PULL_BOT = 'starters/python/pull_bot.py';
 // Generous: two cores run the arena, Redis, the test and Python at once.
@@ -42,93 +39,10 @@ function requirePython(): void {
   }
 }
 
-interface PythonBot {
-  readonly child: ChildProcess;
-  /** Resolves with the first line of stdout matching `pattern`; rejects if the process ends first. */
-  line(pattern: RegExp): Promise<string>;
-  /** Resolves with the exit code once the process has exited and its output is read. */
-  closed(): Promise<number | null>;
-  /** Its stdout and stderr so far, for failure messages. */
-  output(): string;
-}
-
 /** Starts `python3 <script> <args>` from the repository's root, killed when the test ends. */
-function runPython(script: string, args: string[]): PythonBot {
-  const child = killedAfterTest(
-    spawn('python3', [script, ...args], {
-      cwd: ROOT,
-      // A proxy in the environment must not take the loopback calls; no __pycache__ in starters/.
-      env: { ...process.env, NO_PROXY: '127.0.0.1,localhost', PYTHONDONTWRITEBYTECODE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  let stdout = '';
-  let stderr = '';
-  // 'close', not 'exit': by then every byte the process wrote has been read.
-  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-  let ended = false;
-  const waiters = new Set<() => void>();
-  const changed = () => {
-    for (const wake of waiters) wake();
-  };
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    changed();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  closed.then(() => {
-    ended = true;
-    changed();
-  });
-  const output = () => `stdout:\n${stdout}\nstderr:\n${stderr}`;
-  return {
-    child,
-    output,
-    closed: () => closed,
-    line: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = stdout.split('\n').find((line) => pattern.test(line));
-          if (found !== undefined) resolve(found);
-          else if (ended)
-            reject(
-              new Error(
-                `${script} exited (${child.exitCode ?? child.signalCode}) before ${pattern}\n${output()}`,
-              ),
-            );
-          else return;
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      }),
-  };
-}
-
-/**
- * Replays a finished match on the rules engine: every move legal in turn, the game over at the end;
- * answers how many discs each side placed.
- */
-function replayed(match: Match): { black: number; white: number } {
-  const rules = rulesOptions({
-    firstPlayer: match.rules.firstPlayer,
-    captureRule: match.rules.captureRule,
-    scoring: match.rules.scoring,
-  });
-  let position = initialPosition(rules);
-  const placed = { black: 0, white: 0 };
-  for (const move of match.moves) {
-    expect(move.player, `ply ${move.ply}`).toBe(position.toMove);
-    const square = move.square as Square | 'pass';
-    const next = play(position, move.direction ? { square, direction: move.direction } : { square }, rules);
-    if (!next.ok) throw new Error(`ply ${move.ply}, ${move.player} ${square}: ${next.error.message}`);
-    if (move.square !== 'pass') placed[move.player]++;
-    position = next.position;
-  }
-  expect(isGameOver(position)).toBe(true);
-  return placed;
+function runPython(script: string, args: string[]): StarterBot {
+  // No __pycache__ in starters/.
+  return runStarterProcess('python3', [script, ...args], script, { PYTHONDONTWRITEBYTECODE: '1' });
 }
 
 let world: PullArena;
@@ -153,7 +67,7 @@ async function played(id: string): Promise<Match> {
  * As a person does it: picks a free port, registers a push bot at that URL, and runs the Python bot
  * there with the bot's secret, until it says it listens.
  */
-async function pythonPushBot(name: string): Promise<RegisteredBot & { bot: PythonBot; url: string }> {
+async function pythonPushBot(name: string): Promise<RegisteredBot & { bot: StarterBot; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   const registered = await registerBot(h, { name, url });
@@ -224,7 +138,7 @@ describe('starters/python/pull_bot.py', { timeout: 60_000 }, () => {
   const pullBot = (token: string) =>
     runPython(PULL_BOT, ['--arena', world.base, '--token', token, '--verbose']);
   /** Runs the pull bot with `bot`'s token, until it says whom it plays as. */
-  async function startPullBot(bot: RegisteredBot): Promise<PythonBot> {
+  async function startPullBot(bot: RegisteredBot): Promise<StarterBot> {
     const python = pullBot(bot.token);
     await python.line(new RegExp(`pull bot playing as ${bot.name} \\(${bot.id}\\)`));
     return python;

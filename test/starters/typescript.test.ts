@@ -1,19 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../src/bot-client/signing.ts';
 import type { components } from '../../src/contract/index.ts';
-import { initialPosition, isGameOver, play, rulesOptions, type Square } from '../../src/reversi/index.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
-import { killedAfterTest } from '../support/children.ts';
 import { firstTurnState } from '../support/loopback-bot.ts';
 import { freePort } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import { replayed, runStarterProcess, type StarterBot } from './starter-process.ts';
 
 /**
  * The TypeScript starter bots (starters/typescript/), run as a person runs them from the repository's
@@ -21,7 +18,6 @@ import { type PullArena, startPullArena } from '../support/pull-arena.ts';
  * tsx's loader, as npx runs it), against a real arena on real Redis over loopback HTTP.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PUSH_BOT = 'starters/typescript/push-bot.ts';
 const PULL_BOT = 'starters/typescript/pull-bot.ts';
 // Generous: two cores run the arena, Redis, the test and the bots at once.
@@ -29,92 +25,9 @@ const RULES = { timeLimitMs: 5000, overageMs: 5000 };
 
 type Match = components['schemas']['Match'];
 
-interface StarterBot {
-  readonly child: ChildProcess;
-  /** Resolves with the first line of stdout matching `pattern`; rejects if the process ends first. */
-  line(pattern: RegExp): Promise<string>;
-  /** Resolves with the exit code once the process has exited and its output is read. */
-  closed(): Promise<number | null>;
-  /** Its stdout and stderr so far, for failure messages. */
-  output(): string;
-}
-
 /** Starts `tsx <script> <args>` from the repository's root, killed when the test ends. */
 function runStarter(script: string, args: string[]): StarterBot {
-  const child = killedAfterTest(
-    spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_PROXY: '127.0.0.1,localhost' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  let stdout = '';
-  let stderr = '';
-  // 'close', not 'exit': by then every byte the process wrote has been read.
-  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-  let ended = false;
-  const waiters = new Set<() => void>();
-  const changed = () => {
-    for (const wake of waiters) wake();
-  };
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    changed();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  closed.then(() => {
-    ended = true;
-    changed();
-  });
-  const output = () => `stdout:\n${stdout}\nstderr:\n${stderr}`;
-  return {
-    child,
-    output,
-    closed: () => closed,
-    line: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = stdout.split('\n').find((line) => pattern.test(line));
-          if (found !== undefined) resolve(found);
-          else if (ended)
-            reject(
-              new Error(
-                `${script} exited (${child.exitCode ?? child.signalCode}) before ${pattern}\n${output()}`,
-              ),
-            );
-          else return;
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      }),
-  };
-}
-
-/**
- * Replays a finished match on the rules engine: every move legal in turn, the game over at the end;
- * answers how many discs each side placed.
- */
-function replayed(match: Match): { black: number; white: number } {
-  const rules = rulesOptions({
-    firstPlayer: match.rules.firstPlayer,
-    captureRule: match.rules.captureRule,
-    scoring: match.rules.scoring,
-  });
-  let position = initialPosition(rules);
-  const placed = { black: 0, white: 0 };
-  for (const move of match.moves) {
-    expect(move.player, `ply ${move.ply}`).toBe(position.toMove);
-    const square = move.square as Square | 'pass';
-    const next = play(position, move.direction ? { square, direction: move.direction } : { square }, rules);
-    if (!next.ok) throw new Error(`ply ${move.ply}, ${move.player} ${square}: ${next.error.message}`);
-    if (move.square !== 'pass') placed[move.player]++;
-    position = next.position;
-  }
-  expect(isGameOver(position)).toBe(true);
-  return placed;
+  return runStarterProcess(process.execPath, ['--import', 'tsx', script, ...args], script);
 }
 
 let world: PullArena;
