@@ -6,10 +6,7 @@ import {
   type MatchEventReader,
   type MatchEventStore,
 } from './match-events.ts';
-import type { StreamEntry, StreamWaits, WaitHandle } from './stream-waits.ts';
-
-/** The most events one read returns; a reader that gets this many reads again at once. */
-const EVENTS_PER_READ = 100;
+import { openStreamReader, type StreamEntry, type StreamWaits } from './stream-waits.ts';
 
 /**
  * Matches' live events on Redis. Waits go through the `StreamWaits` of the pull store, so a
@@ -28,28 +25,13 @@ export class RedisMatchEvents implements MatchEventStore {
   ) {}
 
   openReader(signal: AbortSignal): MatchEventReader {
-    // No signal of its own: many readers are open at once, and a handle costs less.
-    let closed = false;
-    const waiting: WaitHandle = {};
-    const ended = () => closed || signal.aborted;
-    return {
-      read: async (matchId, afterId, waitMs) => {
-        if (ended()) return [];
-        const stream = this.keys.matchEvents(matchId);
-        if (waitMs > 0) return toEvents(await this.waits.wait(stream, afterId, waitMs, signal, waiting));
-        try {
-          const reply = await this.redis.xread('COUNT', EVENTS_PER_READ, 'STREAMS', stream, afterId);
-          return toEvents(reply?.[0]?.[1] ?? []);
-        } catch (error) {
-          if (ended()) return [];
-          throw error;
-        }
-      },
-      close: () => {
-        closed = true;
-        waiting.cancel?.();
-      },
-    };
+    return openStreamReader({
+      redis: this.redis,
+      waits: this.waits,
+      keyOf: this.keys.matchEvents,
+      decode: toEvents,
+      signal,
+    });
   }
 
   async recent(matchId: string, count: number): Promise<MatchEvent[]> {

@@ -14,12 +14,10 @@ import type {
   SubmitOutcome,
 } from './pull-store.ts';
 import { RedisMatchEvents } from './redis-match-events.ts';
-import { type StreamEntry, StreamWaits, type WaitHandle } from './stream-waits.ts';
+import { openStreamReader, type StreamEntry, StreamWaits } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
 const TTL_SECONDS = 24 * 3600;
-/** The most events one read returns; a reader that gets this many reads again at once. */
-const EVENTS_PER_READ = 100;
 
 /**
  * The pull protocol on Redis: the open turn of a pull bot, the actions it posts (announced on the
@@ -219,28 +217,13 @@ export class RedisPullStore implements PullStore {
    * wait in progress with `[]`.
    */
   openReader(signal: AbortSignal): BotEventReader {
-    // No signal of its own: thousands of readers are open at once, and a handle costs less.
-    let closed = false;
-    const waiting: WaitHandle = {};
-    const ended = () => closed || signal.aborted;
-    return {
-      read: async (botId, afterId, waitMs) => {
-        if (ended()) return [];
-        const stream = this.#keys.botEvents(botId);
-        if (waitMs > 0) return toEvents(await this.#events.wait(stream, afterId, waitMs, signal, waiting));
-        try {
-          const reply = await this.#redis.xread('COUNT', EVENTS_PER_READ, 'STREAMS', stream, afterId);
-          return toEvents(reply?.[0]?.[1] ?? []);
-        } catch (error) {
-          if (ended()) return [];
-          throw error;
-        }
-      },
-      close: () => {
-        closed = true;
-        waiting.cancel?.();
-      },
-    };
+    return openStreamReader({
+      redis: this.#redis,
+      waits: this.#events,
+      keyOf: this.#keys.botEvents,
+      decode: toEvents,
+      signal,
+    });
   }
 
   async markOnline(botId: string, ttlSeconds: number): Promise<void> {

@@ -229,6 +229,48 @@ export class StreamWaits {
   }
 }
 
+/** The most entries one read of a stream reader returns; a reader that gets this many reads again at once. */
+const ENTRIES_PER_STREAM_READ = 100;
+
+/**
+ * Reads of the streams `keyOf(id)` for one waiter (an event stream, a long poll, a spectator): a
+ * read that waits shares `waits`' blocking connection, one that does not goes over `redis`.
+ * Aborting `signal` or closing the reader ends a wait in progress with `[]`. No signal of its own:
+ * thousands of readers are open at once, and a wait handle costs less.
+ */
+export function openStreamReader<Event>(options: {
+  readonly redis: Redis;
+  readonly waits: StreamWaits;
+  readonly keyOf: (id: string) => string;
+  readonly decode: (entries: readonly StreamEntry[]) => Event[];
+  readonly signal: AbortSignal;
+}): { read(id: string, afterId: string, waitMs: number): Promise<Event[]>; close(): void } {
+  const { redis, waits, keyOf, decode, signal } = options;
+  let closed = false;
+  const waiting: WaitHandle = {};
+  const ended = () => closed || signal.aborted;
+  return {
+    read: async (id, afterId, waitMs) => {
+      if (ended()) return [];
+      const stream = keyOf(id);
+      if (waitMs > 0) return decode(await waits.wait(stream, afterId, waitMs, signal, waiting));
+      try {
+        const reply = (await redis.xread('COUNT', ENTRIES_PER_STREAM_READ, 'STREAMS', stream, afterId)) as
+          | [string, StreamEntry[]][]
+          | null;
+        return decode(reply?.[0]?.[1] ?? []);
+      } catch (error) {
+        if (ended()) return [];
+        throw error;
+      }
+    },
+    close: () => {
+      closed = true;
+      waiting.cancel?.();
+    },
+  };
+}
+
 /** Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. */
 export function compareIds(a: string, b: string): number {
   const [am = 0n, as = 0n] = a.split('-').map(BigInt);
