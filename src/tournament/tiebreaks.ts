@@ -61,17 +61,7 @@ export function sonnebornBerger(
   games: readonly TournamentGame[],
   points: ReadonlyMap<string, number>,
 ): Map<string, number> {
-  const sums = new Map<string, number>([...points.keys()].map((id) => [id, 0]));
-  for (const game of games) {
-    for (const [id, opponent] of [
-      [game.white, game.black],
-      [game.black, game.white],
-    ] as const) {
-      if (!sums.has(id)) continue;
-      sums.set(id, sums.get(id)! + scoreOf(game, id)! * (points.get(opponent) ?? 0));
-    }
-  }
-  return sums;
+  return opponentSums(games, points, (game, id) => scoreOf(game, id)!);
 }
 
 /**
@@ -89,6 +79,18 @@ export function buchholz(
   games: readonly TournamentGame[],
   points: ReadonlyMap<string, number>,
 ): Map<string, number> {
+  return opponentSums(games, points, () => 1);
+}
+
+/**
+ * For each bot in `points`, the sum over its games of `weight(game, bot)` times the opponent's
+ * final points: the shape both tie-breaks share.
+ */
+function opponentSums(
+  games: readonly TournamentGame[],
+  points: ReadonlyMap<string, number>,
+  weight: (game: TournamentGame, id: string) => number,
+): Map<string, number> {
   const sums = new Map<string, number>([...points.keys()].map((id) => [id, 0]));
   for (const game of games) {
     for (const [id, opponent] of [
@@ -96,7 +98,7 @@ export function buchholz(
       [game.black, game.white],
     ] as const) {
       if (!sums.has(id)) continue;
-      sums.set(id, sums.get(id)! + (points.get(opponent) ?? 0));
+      sums.set(id, sums.get(id)! + weight(game, id) * (points.get(opponent) ?? 0));
     }
   }
   return sums;
