@@ -185,22 +185,15 @@ export class MatchService {
       }
     }
     const now = clock.now();
-    const match: MatchRecord = {
+    const match = queuedMatch({
       id: newId('match', now, random),
-      game: ARENA_GAME.id,
       black: { id: black!.id, name: black!.name },
       white: { id: white!.id, name: white!.name },
       rules,
       rated: input.rated,
-      status: 'queued',
       createdBy: challenger ?? 'admin',
       createdAt: now,
-      startedAt: null,
-      finishedAt: null,
-      moveCount: 0,
-      result: null,
-      ratings: null,
-    };
+    });
     const stored = await store.createMatch(
       match,
       challenger === null ? {} : { maxActiveChallenges: limits.maxActiveChallengesPerBot },
@@ -230,4 +223,21 @@ export class MatchService {
   list(query: MatchQuery): Promise<Page<MatchRecord>> {
     return this.deps.store.listMatches(query);
   }
+}
+
+/** A new match of the arena's game, queued, with nothing played: what every creator stores. */
+export function queuedMatch(
+  fields: Pick<MatchRecord, 'id' | 'black' | 'white' | 'rules' | 'rated' | 'createdBy' | 'createdAt'> &
+    Partial<Pick<MatchRecord, 'tournament'>>,
+): MatchRecord {
+  return {
+    ...fields,
+    game: ARENA_GAME.id,
+    status: 'queued',
+    startedAt: null,
+    finishedAt: null,
+    moveCount: 0,
+    result: null,
+    ratings: null,
+  };
 }

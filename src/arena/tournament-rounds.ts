@@ -4,7 +4,7 @@ import type { MatchQueue } from '../queue/match-queue.ts';
 import { openings } from '../reversi/index.ts';
 import type { BotRecord, MatchRecord } from '../store/records.ts';
 import type { NewRound, RoundGame, TournamentRecord } from '../store/tournament-store.ts';
-import { ARENA_GAME, withOpening } from './matches.ts';
+import { queuedMatch, withOpening } from './matches.ts';
 import type { PlannedGame } from './tournament-plan.ts';
 
 export interface RoundMakerDeps {
@@ -50,23 +50,16 @@ export class RoundMaker {
     const roundGames: RoundGame[] = games.map((game) => {
       if (!game.played) return { match: null, white: game.white, black: game.black, opening: null };
       const player = (id: string) => ({ id, name: bots.get(id)?.name ?? id });
-      const match: MatchRecord = {
+      const match = queuedMatch({
         id: newId('match', now, this.deps.random),
-        game: ARENA_GAME.id,
         black: player(game.black),
         white: player(game.white),
         rules: withOpening(tournament.rules, game.opening ?? undefined),
         rated: tournament.rated,
-        status: 'queued',
         createdBy: 'admin',
         createdAt: now,
-        startedAt: null,
-        finishedAt: null,
-        moveCount: 0,
-        result: null,
-        ratings: null,
         tournament: { id: tournament.id, round: number },
-      };
+      });
       matches.push(match);
       return { match: match.id, white: game.white, black: game.black, opening: game.opening };
     });
