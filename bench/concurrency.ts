@@ -1,11 +1,13 @@
 /**
- * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20]
+ * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20 --threads N]
  *
- * One worker process, as `npm run worker` builds it (startWorkers), plays `concurrency` matches at
- * once against two bots that each answer after `bot-latency-ms` (in a child process), through the
- * real queue, runner, store and bot client, on a private redis-server. Over a measuring window it
- * prints the move rate against the ideal (each match makes 1000 / latency moves a second), the Redis
- * connections the worker holds, and the worker's event-loop delay (p99, max); one JSON line last.
+ * One worker process, as `npm run worker` builds it (startWorkers: WORKER_THREADS pool threads, by
+ * default one per core, or with `--threads 0` the process' own thread), plays `concurrency` matches
+ * at once against two bots that each answer after `bot-latency-ms` (in a child process), through
+ * the real queue, runner, store and bot client, on a private redis-server. Over a measuring window
+ * it prints the move rate against the ideal (each match makes 1000 / latency moves a second), the
+ * Redis connections the worker holds, and the event-loop delay (p99, max) of the loops that play
+ * the matches: the worst thread's (each thread's is listed too); one JSON line last.
  */
 
 import { spawn } from 'node:child_process';
@@ -19,8 +21,9 @@ import { BotService } from '../src/arena/bots.ts';
 import { MatchService } from '../src/arena/matches.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import { type PoolThreads, startPoolThreads } from '../src/pool-threads.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
-import { startWorkers } from '../src/service.ts';
+import { startMatchPool } from '../src/service.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
 import { privateRedis } from './private-redis.ts';
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     'bot-latency-ms': { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '20' },
+    threads: { type: 'string' },
   },
 });
 const latencyMs = Number(values['bot-latency-ms']);
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
     MATCHMAKING_ENABLED: 'false',
     HOUSE_BOTS: 'false',
     WORKER_CONCURRENCY: String(concurrency),
+    ...(values.threads === undefined ? {} : { WORKER_THREADS: values.threads }),
     SHUTDOWN_GRACE_MS: '0',
     LOG_LEVEL: 'warn',
   });
@@ -91,7 +96,9 @@ async function main(): Promise<void> {
     ids.push(match.id);
   }
 
-  const workers = await startWorkers(config, pino({ level: 'warn' }));
+  const logger = pino({ level: 'warn' });
+  const threaded = config.workers.threads > 0;
+  const workers = threaded ? await startPoolThreads(config, logger) : await startMatchPool(config, logger);
   const movesSoFar = async () => {
     const records = await Promise.all(ids.map((id) => store.getMatch(id)));
     return records.reduce((sum, match) => sum + (match?.moveCount ?? 0), 0);
@@ -102,14 +109,22 @@ async function main(): Promise<void> {
   const startMoves = await movesSoFar();
   const started = performance.now();
   loop.enable();
+  if (threaded) await (workers as PoolThreads).loopDelays(); // starts each thread's window afresh
   await sleep(seconds * 1000);
   loop.disable();
+  const threadDelays = threaded ? await (workers as PoolThreads).loopDelays() : [];
   const elapsedS = (performance.now() - started) / 1000;
   const moves = (await movesSoFar()) - startMoves;
   const clients = ((await redis.call('CLIENT', 'LIST')) as string)
     .split('\n')
     .filter((line) => line.trim() !== '' && !/ name=bench /.test(line));
 
+  const ms = (nanoseconds: number) => Math.round((nanoseconds / 1e6) * 10) / 10;
+  const round = (value: number) => Math.round(value * 10) / 10;
+  // The loops that play the matches: the threads', or this one's when they play here.
+  const delays = threaded
+    ? threadDelays.map((thread) => ({ p99Ms: round(thread.p99Ms), maxMs: round(thread.maxMs) }))
+    : [{ p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max) }];
   const moveRate = moves / elapsedS;
   const idealRate = concurrency * (1000 / latencyMs);
   const summary = {
@@ -120,13 +135,16 @@ async function main(): Promise<void> {
     idealMoveRate: Math.round(idealRate),
     ofIdeal: Math.round((moveRate / idealRate) * 1000) / 1000,
     workerRedisConnections: clients.length,
-    eventLoopDelayP99Ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
-    eventLoopDelayMaxMs: Math.round((loop.max / 1e6) * 10) / 10,
+    threads: config.workers.threads,
+    eventLoopDelayP99Ms: Math.max(...delays.map((d) => d.p99Ms)),
+    eventLoopDelayMaxMs: Math.max(...delays.map((d) => d.maxMs)),
+    threadLoopDelays: threaded ? delays : undefined,
+    processThreadLoopDelayP99Ms: ms(loop.percentile(99)),
     load: (await import('node:os')).loadavg().map((l) => Math.round(l * 10) / 10),
   };
   console.log(
     `${summary.moveRate} moves/s of an ideal ${summary.idealMoveRate} (${(summary.ofIdeal * 100).toFixed(1)}%), ` +
-      `${summary.workerRedisConnections} Redis connections, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)`,
+      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)`,
   );
   console.log(JSON.stringify(summary));
   await workers.close();

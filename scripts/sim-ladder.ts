@@ -21,7 +21,7 @@ import { BotService } from '../src/arena/bots.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { DEFAULT_RULES } from '../src/reversi/index.ts';
-import { startWorkers } from '../src/service.ts';
+import { startMatchPool } from '../src/service.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
@@ -176,7 +176,7 @@ async function simulate(mode: Mode, truth: Map<string, number>): Promise<RunSumm
     const { bot } = await bots.register({ name: entry.name, url: server.url });
     names.set(bot.id, entry.name);
   }
-  const workers = await startWorkers(config, pino({ level: 'warn' }));
+  const workers = await startMatchPool(config, pino({ level: 'warn' }));
   const started = performance.now();
   const firstAt: Record<'elo' | 'bt', number | null> = { elo: null, bt: null };
   const stableFrom: Record<'elo' | 'bt', number | null> = { elo: null, bt: null };

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const flag = z
@@ -48,10 +49,15 @@ const envSchema = z.object({
   /**
    * Matches one worker process plays at once. A match mostly waits on a bot (a timer, a socket, a
    * shared subscription), so this is high: a bot that stalls its matches must not hold up others'.
-   * 500: on 2 cores against 200 ms bots, 98% of the ideal move rate with event-loop delay p99
-   * under 20 ms (npm run bench:concurrency); 1000 reaches 88% with p99 near 50 ms.
+   * Measured with npm run bench:concurrency (README, "Scale").
    */
   WORKER_CONCURRENCY: integer(500, 1),
+  /**
+   * Threads a worker process plays its matches on, each with its own event loop and Redis
+   * connections, sharing WORKER_CONCURRENCY; 0 plays them on the process' own thread. By default one
+   * per core (at most 4): a thread's loop stays responsive only while it is mostly idle.
+   */
+  WORKER_THREADS: integer(Math.min(availableParallelism(), 4), 0),
   /** A match whose worker died is taken over by another after this long. */
   WORKER_LOCK_MS: integer(30_000, 1000),
   TIME_LIMIT_MS_MIN: integer(50, 1),
@@ -160,6 +166,8 @@ export interface Config {
   readonly workers: {
     readonly inProcess: boolean;
     readonly concurrency: number;
+    /** 0: matches are played on the process' own thread. */
+    readonly threads: number;
     readonly lockDurationMs: number;
   };
   readonly limits: {
@@ -301,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers: {
       inProcess: e.WORKERS_IN_PROCESS,
       concurrency: e.WORKER_CONCURRENCY,
+      threads: e.WORKER_THREADS,
       lockDurationMs: e.WORKER_LOCK_MS,
     },
     limits: {

@@ -18,6 +18,7 @@ import { eloRule } from './match/rating-rule.ts';
 import { MatchRunner } from './match/runner.ts';
 import { MatchWorker } from './match/worker.ts';
 import { ArenaScheduler } from './matchmaking/scheduler.ts';
+import { startPoolThreads } from './pool-threads.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
 import { redisRateLimitStores } from './store/rate-limit-store.ts';
 import { createRedis, RedisOutageLog, redisErrorListener } from './store/redis-connection.ts';
@@ -53,11 +54,28 @@ async function connect(redis: Redis): Promise<Redis> {
   return redis;
 }
 
+/** A process' match workers, on its own thread or on threads of their own. */
+export interface MatchWorkers {
+  /** Stops taking matches, lets running ones finish for the grace period (or hands them back). */
+  close(): Promise<void>;
+}
+
 /**
- * Builds the worker pool of one process: its own Redis connections, the bot client, the runner.
- * `npm run worker` runs this alone; `npm start` runs it beside the API.
+ * Builds the match workers of one process: `npm run worker` runs them alone, `npm start` beside
+ * the API. With `WORKER_THREADS` above 0 they play on that many threads (./pool-threads.ts), each a
+ * pool of its own (`startMatchPool`) with a share of `WORKER_CONCURRENCY`; the first one also runs
+ * matchmaking.
  */
-export async function startWorkers(config: Config, logger: Logger) {
+export function startWorkers(config: Config, logger: Logger): Promise<MatchWorkers> {
+  if (config.workers.threads === 0) return startMatchPool(config, logger);
+  return startPoolThreads(config, logger);
+}
+
+/**
+ * Builds one pool of match workers on this thread: its own Redis connections, the bot client, the
+ * runner, and (unless `matchmaking` is false) the scheduler.
+ */
+export async function startMatchPool(config: Config, logger: Logger, { matchmaking = true } = {}) {
   const outages = new RedisOutageLog(logger);
   const workerRedis = await connect(outages.watch(createRedis(config.redis.url, 'worker')));
   const storeRedis = await connect(outages.watch(createRedis(config.redis.url, 'worker')));
@@ -120,16 +138,16 @@ export async function startWorkers(config: Config, logger: Logger) {
     logger,
     outages,
   });
-  await scheduler.start();
+  if (matchmaking) await scheduler.start();
   logger.info(
-    { concurrency: config.workers.concurrency, matchmaking: config.matchmaking.enabled },
+    { concurrency: config.workers.concurrency, matchmaking: matchmaking && config.matchmaking.enabled },
     'match workers started',
   );
   return {
     worker,
     scheduler,
     async close() {
-      await scheduler.close();
+      if (matchmaking) await scheduler.close();
       await worker.close(config.shutdownGraceMs);
       await client.close();
       await pullStore.close();

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { BradleyTerryOptions } from '../rating/bradley-terry.ts';
+import { startThread, threadEntry } from '../threads.ts';
 
 /** The fit's knobs a caller may set; the anchor and the starting point come from the store. */
 export type FitOptions = Pick<BradleyTerryOptions, 'priorDraws' | 'tolerance' | 'maxIterations'>;
@@ -26,26 +26,7 @@ export type FitReply =
   | { readonly ok: true; readonly summary: FitSummary; readonly threadId: number }
   | { readonly ok: false; readonly name: string; readonly message: string };
 
-/**
- * The worker entry beside this file, in this file's own form: `.ts` when run from source (tsx,
- * vitest), `.js` once built.
- */
-const ENTRY = new URL(`./fit-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-
-/**
- * A new thread for the entry. From source it must load TypeScript itself: vitest compiles this
- * process' modules in a way a thread does not inherit, and on Node 20 a thread's `--import` of
- * tsx's loader does not reach its entry ("Unknown file extension"), so a two-line bootstrap
- * registers tsx in the thread and then imports the entry. Under `npm start` (tsx) the same works.
- * A built `.js` entry starts directly.
- */
-function startThread(entry: URL): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsx)})
-    .then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(bootstrap, { eval: true });
-}
+const ENTRY = threadEntry('./fit-worker', import.meta.url);
 
 /**
  * Recomputes the Bradley–Terry strengths in a worker thread of its own, from reading to writing:

@@ -45,6 +45,9 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     // Tests read the leaderboard right after a match: no staleness.
     LEADERBOARD_CACHE_MS: '0',
     SPECTATOR_STATE_CACHE_MS: '0',
+    // Workers a test starts in its own process play on its thread; spawned workers (worker-process.ts)
+    // keep the default threads, and test/match/pool-threads.test.ts tests those.
+    WORKER_THREADS: '0',
     ...env,
   });
   const api = await startApi(config, pino({ level: config.logLevel }), () => false);

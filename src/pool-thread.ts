@@ -1,0 +1,34 @@
+/**
+ * The entry of a match pool thread (see ./pool-threads.ts): a pool of match workers of its own
+ * (`startMatchPool`), with its own Redis connections, bot client and event loop, playing its share
+ * of the process' matches until the process' thread tells it to close.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { createLogger } from './logger.ts';
+import type { PoolCommand, PoolReport, PoolThreadData } from './pool-threads.ts';
+import { startMatchPool } from './service.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('pool-thread.ts runs as a worker thread, not as a program');
+const report = (message: PoolReport) => port.postMessage(message);
+
+const { config, matchmaking } = workerData as PoolThreadData;
+const logger = createLogger(config).child({ thread: threadId });
+// Always on: a libuv timer every 10 ms, which costs nothing next to the matches' own timers.
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+
+const pool = await startMatchPool(config, logger, { matchmaking });
+port.on('message', async (command: PoolCommand) => {
+  if (command.type === 'loop-delay') {
+    report({ type: 'loop-delay', threadId, p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 });
+    loop.reset();
+    return;
+  }
+  loop.disable();
+  await pool.close();
+  logger.flush();
+  report({ type: 'closed' });
+});
+report({ type: 'started' });

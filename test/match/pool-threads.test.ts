@@ -1,0 +1,92 @@
+import type { QueueEvents } from 'bullmq';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PoolThreads, startPoolThreads } from '../../src/pool-threads.ts';
+import { registerBot } from '../support/api.ts';
+import { createMatch } from '../support/arena.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { until } from '../support/private-redis.ts';
+import { matchJobDone, matchQueueEvents } from '../support/queue-events.ts';
+
+let h: Harness;
+let events: QueueEvents;
+const bots: LoopbackBot[] = [];
+beforeAll(async () => {
+  h = await createHarness();
+  events = await matchQueueEvents(h);
+});
+afterAll(async () => {
+  await events.close();
+  await Promise.all(bots.map((bot) => bot.close()));
+  await h.close();
+});
+
+async function pair(prefix: string, delayMs: number) {
+  const [x, y] = await Promise.all([
+    startLoopbackBot(playsFirstLegal(delayMs)),
+    startLoopbackBot(playsFirstLegal(delayMs)),
+  ]);
+  bots.push(x, y);
+  const a = await registerBot(h, { name: `${prefix}-a`, url: x.url });
+  const b = await registerBot(h, { name: `${prefix}-b`, url: y.url });
+  return { a, b };
+}
+
+/** The harness' configuration with the workers on `threads` threads sharing `concurrency`. */
+function threaded(threads: number, concurrency: number, lockMs = 30_000) {
+  const { config } = h;
+  return { ...config, workers: { ...config.workers, threads, concurrency, lockDurationMs: lockMs } };
+}
+
+describe('match pool threads', { timeout: 60_000 }, () => {
+  it('play matches on as many threads, each with its own event loop', async () => {
+    const { a, b } = await pair('threads', 5);
+    const ids = await Promise.all(Array.from({ length: 4 }, () => createMatch(h, a.id, b.id)));
+    const pool = await startPoolThreads(threaded(2, 4), pino({ level: 'silent' }));
+    try {
+      await Promise.all(ids.map((id) => matchJobDone(h, events, id, 30_000)));
+      for (const id of ids) {
+        const match = await h.store.getMatch(id);
+        expect(match?.status).toBe('finished');
+        expect(match?.result?.reason).toBe('completed');
+      }
+      const delays = await pool.loopDelays();
+      expect(delays).toHaveLength(2);
+      expect(new Set(delays.map((delay) => delay.threadId)).size).toBe(2);
+      for (const delay of delays) expect(delay.p99Ms).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('never start more threads than matches they may play', async () => {
+    const pool = await startPoolThreads(threaded(3, 1), pino({ level: 'silent' }));
+    try {
+      expect(pool.threads).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('replace a thread that ends, and the match it played is finished exactly once', async () => {
+    const { a, b } = await pair('restart', 30);
+    const id = await createMatch(h, a.id, b.id, { rated: true });
+    const pool: PoolThreads = await startPoolThreads(threaded(1, 1, 2000), pino({ level: 'silent' }));
+    try {
+      await until(async () => ((await h.store.getMatch(id))?.moveCount ?? 0) >= 6, 'some moves', 30_000);
+      const first = pool.threads[0];
+      await first?.terminate();
+      await until(async () => pool.threads[0] !== first, 'a new thread', 10_000);
+      await matchJobDone(h, events, id, 45_000);
+      const match = await h.store.getMatch(id);
+      expect(match?.status).toBe('finished');
+      expect(match?.result?.reason).toBe('completed');
+      const moves = await h.store.getMoves(id);
+      expect(moves.map((move) => move.ply)).toEqual(moves.map((_, index) => index + 1));
+      for (const bot of [a, b]) expect(await h.store.ratingHistory(bot.id)).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
