@@ -20,8 +20,8 @@ import { type BotKind, chooser, playGame, seededRandom, startBot } from '../exam
 import { BotService } from '../src/arena/bots.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import { startMatchPool } from '../src/pool/match-pool.ts';
 import { DEFAULT_RULES } from '../src/reversi/index.ts';
-import { startMatchPool } from '../src/service.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';

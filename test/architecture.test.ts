@@ -19,7 +19,15 @@ const FLOORS: readonly (readonly string[])[] = [
   // src/tournament plans schedules, Swiss pairings and standings, and fits strengths with src/rating.
   ['src/game', 'src/tournament'],
   // Leaves: each imports no other layer.
-  ['src/clock', 'src/random', 'src/errors', 'src/faults', 'src/config', 'src/game-description'],
+  [
+    'src/clock',
+    'src/random',
+    'src/errors',
+    'src/faults',
+    'src/config',
+    'src/game-description',
+    'src/threads',
+  ],
   // src/standings plans what a finished match does to its bots, from records (the store writes the plan).
   ['src/ids', 'src/logger', 'src/net', 'src/queue', 'src/standings'],
   // The house bots' choosers; the records and the Redis store.
@@ -32,6 +40,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ['src/match', 'src/arena'],
   // Who plays whom, and the HTTP API; then the composition roots and the programs.
   ['src/matchmaking', 'src/http'],
+  // A process' match workers: one pool on this thread, or pools on threads of their own.
+  ['src/pool'],
   ['src/service'],
   ['src/main', 'workers'],
   ['src/demo', 'examples'],

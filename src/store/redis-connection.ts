@@ -90,3 +90,9 @@ export function redisErrorListener(
     if (!outages?.report(error)) logger.error({ err: error }, what);
   };
 }
+
+/** Waits for a connection made with `lazyConnect` to be ready, without failing while Redis is still starting. */
+export async function connected(redis: Redis): Promise<Redis> {
+  await redis.connect();
+  return redis;
+}

@@ -1,7 +1,7 @@
 import type { QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PoolThreads, startPoolThreads } from '../../src/pool-threads.ts';
+import { type PoolThreads, startPoolThreads } from '../../src/pool/threads.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';

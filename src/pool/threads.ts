@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
-import { startThread, threadEntry } from './threads.ts';
+import type { Config } from '../config.ts';
+import { startThread, threadEntry } from '../threads.ts';
 
 /** What the process' thread tells a pool thread. */
 export type PoolCommand =
@@ -29,7 +29,7 @@ export interface PoolThreadData {
   readonly matchmaking: boolean;
 }
 
-const ENTRY = threadEntry('./pool-thread', import.meta.url);
+const ENTRY = threadEntry('./thread', import.meta.url);
 
 /** A thread that died unasked is started again after this long (its matches resume at once). */
 const RESTART_DELAY_MS = 1000;

@@ -1,16 +1,16 @@
 /**
- * The entry of a match pool thread (see ./pool-threads.ts): a pool of match workers of its own
+ * The entry of a match pool thread (see ./threads.ts): a pool of match workers of its own
  * (`startMatchPool`), with its own Redis connections, bot client and event loop, playing its share
  * of the process' matches until the process' thread tells it to close.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { createLogger } from './logger.ts';
-import type { PoolCommand, PoolReport, PoolThreadData } from './pool-threads.ts';
-import { startMatchPool } from './service.ts';
+import { createLogger } from '../logger.ts';
+import { startMatchPool } from './match-pool.ts';
+import type { PoolCommand, PoolReport, PoolThreadData } from './threads.ts';
 
 const port = parentPort;
-if (port === null) throw new Error('pool-thread.ts runs as a worker thread, not as a program');
+if (port === null) throw new Error('pool/thread.ts runs as a worker thread, not as a program');
 const report = (message: PoolReport) => port.postMessage(message);
 
 const { config, matchmaking } = workerData as PoolThreadData;

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { MatchService } from '../arena/matches.ts';
+import { TournamentProgress } from '../arena/tournament-progress.ts';
+import { RoundMaker } from '../arena/tournament-rounds.ts';
+import { BotClient } from '../bot-client/index.ts';
+import { systemClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Player } from '../match/player.ts';
+import { playersFor } from '../match/players.ts';
+import { announceStart, PullPlayer } from '../match/pull-player.ts';
+import { eloRule } from '../match/rating-rule.ts';
+import { MatchRunner } from '../match/runner.ts';
+import { MatchWorker } from '../match/worker.ts';
+import { ArenaScheduler } from '../matchmaking/scheduler.ts';
+import { BullMatchQueue } from '../queue/match-queue.ts';
+import { connected, createRedis, RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
+import { RedisPullStore } from '../store/redis-pull-store.ts';
+import { RedisStore } from '../store/redis-store.ts';
+import { RedisTournamentStore } from '../store/redis-tournament-store.ts';
+
+const random = (size: number) => randomBytes(size);
+
+/**
+ * Builds one pool of match workers on this thread: its own Redis connections, the bot client, the
+ * runner, and (unless `matchmaking` is false) the scheduler.
+ */
+export async function startMatchPool(config: Config, logger: Logger, { matchmaking = true } = {}) {
+  const outages = new RedisOutageLog(logger);
+  const workerRedis = await connected(outages.watch(createRedis(config.redis.url, 'worker')));
+  const storeRedis = await connected(outages.watch(createRedis(config.redis.url, 'worker')));
+  const store = new RedisStore(storeRedis, config.redis.prefix);
+  // BullMQ defines its scripts on the connection it is given, and ioredis copies every script onto
+  // each pipeline it builds: on the store's connection that would tax every store read.
+  const queue = new BullMatchQueue(
+    workerRedis,
+    config.redis.prefix,
+    redisErrorListener(outages, logger, 'match queue error'),
+  );
+  const client = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
+  const pullStore = new RedisPullStore(storeRedis, config.redis.prefix);
+  const pull = (botId: string): Player =>
+    new PullPlayer(botId, { pull: pullStore, store, clock: systemClock });
+  const runner = new MatchRunner({
+    store,
+    clock: systemClock,
+    playerFor: playersFor(client, pull),
+    rate: eloRule(config.rating),
+    logger,
+    announceStart: (match) => announceStart(pullStore, match),
+    pauseAfterFaults: config.matchmaking.pauseAfterFaults,
+  });
+  const tournaments = new TournamentProgress({
+    store,
+    tournaments: new RedisTournamentStore(storeRedis, config.redis.prefix),
+    rounds: new RoundMaker({
+      queue,
+      clock: systemClock,
+      random,
+      onEnqueueFailure: (matchId, error) =>
+        logger.warn({ err: error, matchId }, 'tournament match stored but not queued yet'),
+    }),
+    clock: systemClock,
+    onError: (tournamentId, error) => logger.warn({ err: error, tournamentId }, 'tournament sweep failed'),
+  });
+  const worker = new MatchWorker({
+    connection: workerRedis,
+    prefix: config.redis.prefix,
+    concurrency: config.workers.concurrency,
+    runner,
+    store,
+    queue,
+    clock: systemClock,
+    logger,
+    outages,
+    lockDurationMs: config.workers.lockDurationMs,
+    afterMatch: (matchId) => tournaments.afterMatch(matchId),
+    reconcileAlso: () => tournaments.sweep(),
+  });
+  const scheduler = new ArenaScheduler({
+    connection: workerRedis,
+    config,
+    store,
+    pull: pullStore,
+    matches: new MatchService({ store, queue, clock: systemClock, random, limits: config.limits }),
+    clock: systemClock,
+    random: Math.random,
+    logger,
+    outages,
+  });
+  if (matchmaking) await scheduler.start();
+  logger.info(
+    { concurrency: config.workers.concurrency, matchmaking: matchmaking && config.matchmaking.enabled },
+    'match workers started',
+  );
+  return {
+    worker,
+    scheduler,
+    async close() {
+      if (matchmaking) await scheduler.close();
+      await worker.close(config.shutdownGraceMs);
+      await client.close();
+      await pullStore.close();
+      await queue.close();
+      await store.close();
+      await storeRedis.quit();
+      await workerRedis.quit();
+    },
+  };
+}
