@@ -2,10 +2,13 @@ import { Agent } from 'undici';
 import { type Clock, type RandomBytes, systemClock } from '../clock.ts';
 import { pooledRandomBytes } from '../random.ts';
 import { parseBotAction } from './action.ts';
-import { excerpt, readCapped } from './body.ts';
+import { excerpt } from './body.ts';
 import { botConnector, isConnectPhaseError } from './connector.ts';
+import { type Answer, type BodyCaps, Exchange } from './exchange.ts';
 import { errorCode, faultFromError } from './faults.ts';
+import { boundedMemo } from './memo.ts';
 import { signedHeaders, webhookId } from './signing.ts';
+import { parseTarget } from './target.ts';
 import {
   type BotCallOutcome,
   type BotCallRequest,
@@ -20,12 +23,61 @@ const USER_AGENT = 'reversi-arena/1';
 /** Failures to open a connection that may be retried once: nothing of the request was sent. */
 const RETRYABLE_CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET']);
 
-/** Builds failed outcomes stamped with the latency at the moment of failing. */
-function failure(elapsed: () => number) {
-  return (fault: Omit<BotFault, 'latencyMs'>): BotCallOutcome => ({
-    ok: false,
-    fault: { ...fault, latencyMs: elapsed() },
-  });
+/** Bodies past these are not read: a 2xx answer past the limit is a fault; an error page is cut. */
+const BODY_CAPS: BodyCaps = { okBytes: MAX_RESPONSE_BYTES, errorBytes: EXCERPT_BYTES };
+
+/** Distinct bot URLs parsed at most once per this many; see `boundedMemo`. */
+const PARSED_URLS = 1000;
+
+function failed(fault: Omit<BotFault, 'latencyMs'>, latencyMs: number): BotCallOutcome {
+  return { ok: false, fault: { ...fault, latencyMs } };
+}
+
+/** What the bot's answer means: its action, or the fault of a bad status or a bad body. */
+function judge({ status, bytes, overflow }: Answer, latencyMs: number): BotCallOutcome {
+  if (status < 200 || status > 299) {
+    const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+    return failed(
+      {
+        reason: 'bot-error',
+        cause: redirect ? 'redirect' : 'http-status',
+        message: `the bot answered HTTP ${status}${redirect}`,
+        status,
+        body: excerpt(bytes, EXCERPT_BYTES),
+      },
+      latencyMs,
+    );
+  }
+  const tooLarge = `the response is larger than ${MAX_RESPONSE_BYTES} bytes`;
+  if (overflow === 'declared') {
+    return failed({ reason: 'invalid-response', cause: 'too-large', message: tooLarge, status }, latencyMs);
+  }
+  if (overflow === 'read') {
+    return failed(
+      {
+        reason: 'invalid-response',
+        cause: 'too-large',
+        message: tooLarge,
+        status,
+        body: excerpt(bytes, EXCERPT_BYTES),
+      },
+      latencyMs,
+    );
+  }
+  const parsed = parseBotAction(bytes.toString('utf8'));
+  if (!parsed.ok) {
+    return failed(
+      {
+        reason: 'invalid-response',
+        cause: 'not-an-action',
+        message: parsed.message,
+        status,
+        body: excerpt(bytes, EXCERPT_BYTES),
+      },
+      latencyMs,
+    );
+  }
+  return { ok: true, action: parsed.action, latencyMs, status };
 }
 
 /**
@@ -47,6 +99,7 @@ export class BotClient {
   readonly #now: () => number;
   readonly #clock: Clock;
   readonly #random: RandomBytes;
+  readonly #target = boundedMemo(PARSED_URLS, parseTarget);
   #closed = false;
 
   constructor(options: BotClientOptions) {
@@ -71,26 +124,15 @@ export class BotClient {
     if (this.#closed) throw new Error('BotClient is closed');
     request.signal?.throwIfAborted();
     const start = this.#now();
-    const elapsed = () => Math.max(0, Math.round(this.#now() - start));
-    const fail = failure(elapsed);
 
-    let target: URL;
-    try {
-      target = new URL(request.url);
-    } catch {
-      return fail({
-        reason: 'bot-error',
-        cause: 'invalid-url',
-        message: `the bot URL is not a valid URL: ${request.url}`,
-      });
+    const parsed = this.#target(request.url);
+    if (!parsed.ok) {
+      return failed(
+        { reason: 'bot-error', cause: 'invalid-url', message: parsed.message },
+        this.#since(start),
+      );
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-      return fail({
-        reason: 'bot-error',
-        cause: 'invalid-url',
-        message: `only http and https bot URLs are allowed, not ${target.protocol}`,
-      });
-    }
+    const { target } = parsed;
 
     const payload = JSON.stringify(request.state);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
@@ -98,33 +140,43 @@ export class BotClient {
       const id = webhookId(request.state.matchId, request.state.ply, this.#random);
       Object.assign(headers, signedHeaders(request.webhookSecret, id, this.#clock.now(), payload));
     }
+    const dispatch = { origin: target.origin, path: target.path, method: 'POST', headers, body: payload };
 
-    const deadline = new AbortController();
+    // The timer and the caller's signal stop whichever attempt is in flight; no AbortController
+    // per call, since an exchange aborts itself (and rejects at once, even before it has a socket).
+    let attempt: Exchange | undefined;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      deadline.abort(new Error(`the bot did not answer within ${request.timeoutMs} ms`));
+      attempt?.abort(new Error(`the bot did not answer within ${request.timeoutMs} ms`));
     }, request.timeoutMs);
-    const onCallerAbort = () => deadline.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const onCallerAbort = () => attempt?.abort(request.signal?.reason);
+    request.signal?.addEventListener('abort', onCallerAbort);
     try {
-      for (let attempt = 1; ; attempt++) {
+      for (let tries = 1; ; tries++) {
+        attempt = new Exchange(BODY_CAPS);
+        this.#agent.dispatch(dispatch, attempt);
+        let answer: Answer;
         try {
-          return await this.#exchange(target, headers, payload, deadline.signal, elapsed);
+          answer = await attempt.answer;
         } catch (error) {
           if (request.signal?.aborted) throw request.signal.reason;
           if (timedOut) {
-            return fail({
-              reason: 'timeout',
-              cause: 'timeout',
-              message: `the bot did not answer within ${request.timeoutMs} ms`,
-            });
+            return failed(
+              {
+                reason: 'timeout',
+                cause: 'timeout',
+                message: `the bot did not answer within ${request.timeoutMs} ms`,
+              },
+              this.#since(start),
+            );
           }
           const code = errorCode(error);
-          const retry =
-            attempt === 1 && isConnectPhaseError(error) && RETRYABLE_CONNECT_CODES.has(code ?? '');
-          if (!retry) return { ok: false, fault: faultFromError(error, elapsed(), target.href) };
+          const retry = tries === 1 && isConnectPhaseError(error) && RETRYABLE_CONNECT_CODES.has(code ?? '');
+          if (retry) continue;
+          return { ok: false, fault: faultFromError(error, this.#since(start), target.href) };
         }
+        return judge(answer, this.#since(start));
       }
     } finally {
       clearTimeout(timer);
@@ -132,57 +184,9 @@ export class BotClient {
     }
   }
 
-  /** One request and its response. Throws what undici throws (network errors, aborts). */
-  async #exchange(
-    target: URL,
-    headers: Record<string, string>,
-    payload: string,
-    signal: AbortSignal,
-    elapsed: () => number,
-  ): Promise<BotCallOutcome> {
-    const fail = failure(elapsed);
-    const response = await this.#agent.request({
-      origin: target.origin,
-      path: `${target.pathname}${target.search}`,
-      method: 'POST',
-      headers,
-      body: payload,
-      signal,
-    });
-    const status = response.statusCode;
-    if (status < 200 || status > 299) {
-      // Only the excerpt is read: an error page is no reason to download more.
-      const { bytes } = await readCapped(response.body, EXCERPT_BYTES);
-      const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
-      return fail({
-        reason: 'bot-error',
-        cause: redirect ? 'redirect' : 'http-status',
-        message: `the bot answered HTTP ${status}${redirect}`,
-        status,
-        body: excerpt(bytes, EXCERPT_BYTES),
-      });
-    }
-    const tooLarge = `the response is larger than ${MAX_RESPONSE_BYTES} bytes`;
-    const declared = Number(response.headers['content-length'] ?? 0);
-    if (declared > MAX_RESPONSE_BYTES) {
-      response.body.destroy();
-      return fail({ reason: 'invalid-response', cause: 'too-large', message: tooLarge, status });
-    }
-    const { bytes, overflow } = await readCapped(response.body, MAX_RESPONSE_BYTES);
-    const body = excerpt(bytes, EXCERPT_BYTES);
-    if (overflow)
-      return fail({ reason: 'invalid-response', cause: 'too-large', message: tooLarge, status, body });
-    const parsed = parseBotAction(bytes.toString('utf8'));
-    if (!parsed.ok) {
-      return fail({
-        reason: 'invalid-response',
-        cause: 'not-an-action',
-        message: parsed.message,
-        status,
-        body,
-      });
-    }
-    return { ok: true, action: parsed.action, latencyMs: elapsed(), status };
+  /** Milliseconds since `start`, whole and never negative. */
+  #since(start: number): number {
+    return Math.max(0, Math.round(this.#now() - start));
   }
 
   /** Closes the pool: waits for calls in flight, then closes every connection. Idempotent. */
