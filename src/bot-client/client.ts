@@ -134,7 +134,7 @@ export class BotClient {
     }
     const { target } = parsed;
 
-    const payload = JSON.stringify(request.state);
+    const payload = request.stateJson ?? JSON.stringify(request.state);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
     if (request.webhookSecret !== null) {
       const id = webhookId(request.state.matchId, request.state.ply, this.#random);

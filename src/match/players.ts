@@ -12,8 +12,15 @@ export function playersFor(client: BotClient, pull: (botId: string) => Player): 
     const url = bot.url;
     if (url === null) return pull(bot.id);
     return {
-      move: ({ state, timeoutMs, signal }) =>
-        client.callBot({ url, webhookSecret: bot.webhookSecret, state, timeoutMs, signal }),
+      move: ({ state, stateJson, timeoutMs, signal }) =>
+        client.callBot({
+          url,
+          webhookSecret: bot.webhookSecret,
+          state,
+          ...(stateJson === undefined ? {} : { stateJson }),
+          timeoutMs,
+          signal,
+        }),
     };
   };
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
 import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
-import { botState } from '../protocol/state.ts';
+import { botState, botStateJson, WireHistory } from '../protocol/state.ts';
 import type { LiveTurn } from '../store/match-events.ts';
 import type { BotRecord, Color, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
@@ -28,6 +28,8 @@ export interface MatchRunnerDeps {
    * spent waiting for the bot's answer.
    */
   readonly onMoveTimed?: (timing: { readonly latencyMs: number; readonly overheadMs: number }) => void;
+  /** Resolves when a turn may start (./pacer.ts): the matches of a worker share its event loop. */
+  readonly pace?: () => Promise<void>;
 }
 
 /** A match's game and the options its rules name: what every ply is played under. */
@@ -131,6 +133,7 @@ export class MatchRunner {
     signal: AbortSignal,
   ): Promise<RunEnd | 'resync'> {
     const recorder = new MoveRecorder(this.deps.store, match.id);
+    const history = new WireHistory(moves);
     const clocks = { banks: game.banks, lastLatency: game.lastLatency };
     let { position } = game;
     // Spectators hear of the turn this run starts with (a resumed turn's clock starts again);
@@ -138,6 +141,7 @@ export class MatchRunner {
     let next = this.liveTurn(match, ruleset, moves.length + 1, position, clocks);
     if (next.deadline !== null) await this.deps.store.announceTurn(match.id, next);
     while (!ruleset.game.isOver(position)) {
+      if (this.deps.pace) await this.deps.pace();
       if (signal.aborted) {
         await recorder.flush();
         return 'interrupted';
@@ -149,7 +153,18 @@ export class MatchRunner {
       } else {
         const player = this.deps.playerFor(bots[ruleset.game.toMove(position)]);
         if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
-        turn = await this.takeTurn(match, ruleset, player, bots, moves, position, clocks, signal, next);
+        turn = await this.takeTurn(
+          match,
+          ruleset,
+          player,
+          bots,
+          moves,
+          history,
+          position,
+          clocks,
+          signal,
+          next,
+        );
       }
       if (turn.kind === 'interrupted') {
         await recorder.flush();
@@ -162,6 +177,7 @@ export class MatchRunner {
       next = this.liveTurn(match, ruleset, turn.move.ply + 1, turn.position, clocks);
       if (!(await recorder.record(turn.move, next))) return 'resync';
       moves.push(turn.move);
+      history.push(turn.move);
       position = turn.position;
       this.deps.onMoveTimed?.({
         latencyMs: turn.move.latencyMs,
@@ -180,6 +196,7 @@ export class MatchRunner {
     player: Player,
     bots: Record<Color, BotRecord>,
     moves: readonly MoveRecord[],
+    history: WireHistory,
     position: unknown,
     clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
     signal: AbortSignal,
@@ -202,11 +219,19 @@ export class MatchRunner {
       remainingOverageMs: clocks.banks[color],
       lastLatencyMs: clocks.lastLatency[color],
       opponentRating: bots[otherSide(color)].rating,
+      history,
     });
+    const stateJson = botStateJson(state, history);
     const asked = performance.now();
     let answer: MoveOutcome;
     try {
-      answer = await player.move({ state, timeoutMs, signal, ...(deadline === null ? {} : { deadline }) });
+      answer = await player.move({
+        state,
+        stateJson,
+        timeoutMs,
+        signal,
+        ...(deadline === null ? {} : { deadline }),
+      });
     } catch (error) {
       // A player told to stop may answer by throwing (the bot client rethrows the abort).
       if (signal.aborted) return { kind: 'interrupted' };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BotState } from '../../src/contract/index.ts';
 import { matchState } from '../../src/match-model/match-state.ts';
 import { replay } from '../../src/match-model/replay.ts';
-import { botState } from '../../src/protocol/state.ts';
+import { botState, botStateJson, WireHistory } from '../../src/protocol/state.ts';
 import type { MatchRecord, MoveRecord } from '../../src/store/records.ts';
 
 /**
@@ -107,5 +107,37 @@ describe('the state served to a pull bot', () => {
       deadline: Date.UTC(2025, 11, 2, 12, 0, 6),
     });
     expect(state).toEqual(golden('match-state-pull'));
+  });
+});
+
+describe('the state’s JSON written around the kept history (WireHistory, botStateJson)', () => {
+  const withDirections: MoveRecord[] = [
+    { ply: 1, player: 'white', square: 'e3', direction: 's', flips: ['e4'], latencyMs: 12 },
+    { ply: 2, player: 'black', square: 'pass', flips: [], latencyMs: 0 },
+    { ply: 3, player: 'white', square: 'c5', flips: ['d5'], latencyMs: 30, opening: true },
+  ];
+  const cases: [string, readonly MoveRecord[]][] = [
+    ['no moves', []],
+    ['three moves', moves],
+    ['directions, a pass and an opening ply', withDirections],
+  ];
+  it.each(cases)('is JSON.stringify of the state, byte for byte: %s', (_name, played) => {
+    const history = new WireHistory();
+    for (const move of played) history.push(move);
+    const turn = {
+      match,
+      moves: played,
+      position: replay(match.rules, []).position,
+      timeLimitMs: 1000,
+      remainingOverageMs: 4000,
+      lastLatencyMs: played.length === 0 ? null : 12,
+      opponentRating: 1500.5,
+    };
+    const kept = botState({ ...turn, history });
+    expect(kept).toEqual(botState(turn));
+    expect(botStateJson(kept, history)).toBe(JSON.stringify(botState(turn)));
+    // A state handed out keeps its history when the match's goes on.
+    history.push({ ply: played.length + 1, player: 'black', square: 'f5', flips: [], latencyMs: 1 });
+    expect(kept.history).toHaveLength(played.length);
   });
 });
