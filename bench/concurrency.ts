@@ -105,12 +105,16 @@ async function main(): Promise<void> {
   };
   const warmUpMs = Math.max(3000, latencyMs * 10);
   await sleep(warmUpMs);
+  // As prom-client's lag metrics read it: every 10 ms, and counting the whole interval between
+  // samples, so an idle loop reads about 10 ms.
   const loop = monitorEventLoopDelay({ resolution: 10 });
   const startMoves = await movesSoFar();
   const started = performance.now();
   loop.enable();
   if (threaded) await (workers as PoolThreads).loopDelays(); // starts each thread's window afresh
+  const cpuBefore = process.cpuUsage();
   await sleep(seconds * 1000);
+  const cpu = process.cpuUsage(cpuBefore);
   loop.disable();
   const threadDelays = threaded ? await (workers as PoolThreads).loopDelays() : [];
   const elapsedS = (performance.now() - started) / 1000;
@@ -136,6 +140,9 @@ async function main(): Promise<void> {
     ofIdeal: Math.round((moveRate / idealRate) * 1000) / 1000,
     workerRedisConnections: clients.length,
     threads: config.workers.threads,
+    // The whole process (every thread, GC included) per move: what the worker spends on a move.
+    cpuMicrosPerMove: Math.round((cpu.user + cpu.system) / moves),
+    processCpuCores: Math.round(((cpu.user + cpu.system) / 1e6 / elapsedS) * 100) / 100,
     eventLoopDelayP99Ms: Math.max(...delays.map((d) => d.p99Ms)),
     eventLoopDelayMaxMs: Math.max(...delays.map((d) => d.maxMs)),
     threadLoopDelays: threaded ? delays : undefined,
@@ -144,7 +151,7 @@ async function main(): Promise<void> {
   };
   console.log(
     `${summary.moveRate} moves/s of an ideal ${summary.idealMoveRate} (${(summary.ofIdeal * 100).toFixed(1)}%), ` +
-      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)`,
+      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, ${summary.cpuMicrosPerMove} µs CPU per move, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)`,
   );
   console.log(JSON.stringify(summary));
   await workers.close();

@@ -28,8 +28,6 @@ export interface MatchRunnerDeps {
    * spent waiting for the bot's answer.
    */
   readonly onMoveTimed?: (timing: { readonly latencyMs: number; readonly overheadMs: number }) => void;
-  /** Resolves when a turn may start (./pacer.ts): the matches of a worker share its event loop. */
-  readonly pace?: () => Promise<void>;
 }
 
 /** A match's game and the options its rules name: what every ply is played under. */
@@ -134,6 +132,7 @@ export class MatchRunner {
   ): Promise<RunEnd | 'resync'> {
     const recorder = new MoveRecorder(this.deps.store, match.id);
     const history = new WireHistory(moves);
+    const players = { black: this.deps.playerFor(bots.black), white: this.deps.playerFor(bots.white) };
     const clocks = { banks: game.banks, lastLatency: game.lastLatency };
     let { position } = game;
     // Spectators hear of the turn this run starts with (a resumed turn's clock starts again);
@@ -141,7 +140,6 @@ export class MatchRunner {
     let next = this.liveTurn(match, ruleset, moves.length + 1, position, clocks);
     if (next.deadline !== null) await this.deps.store.announceTurn(match.id, next);
     while (!ruleset.game.isOver(position)) {
-      if (this.deps.pace) await this.deps.pace();
       if (signal.aborted) {
         await recorder.flush();
         return 'interrupted';
@@ -151,7 +149,7 @@ export class MatchRunner {
       if (moves.length < ruleset.opening.length) {
         turn = openingTurn(ruleset, moves.length + 1, position);
       } else {
-        const player = this.deps.playerFor(bots[ruleset.game.toMove(position)]);
+        const player = players[ruleset.game.toMove(position)];
         if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
         turn = await this.takeTurn(
           match,

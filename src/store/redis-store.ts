@@ -128,21 +128,23 @@ export class RedisStore implements ArenaStore {
     };
     this.moveAppends = new DataLoader<AppendedMove, number>(
       (appends) => {
-        const written = this.scripts.appendMoves(
-          appends.length * 3,
-          ...appends.flatMap(({ id }) => [
-            this.keys.moves(id),
-            this.keys.match(id),
-            this.keys.matchEvents(id),
-          ]),
-          ...appends.flatMap(({ move, run, next }) => [
-            move.ply,
-            encodeMove(move),
-            run.id,
-            run.follows ? '1' : '0',
-            next === undefined ? '' : encodeMoveEvent(move, next),
-          ]),
-        );
+        // Keys first, then five arguments per move, in one array: this runs for every move.
+        const count = appends.length;
+        const args: (string | number | Buffer)[] = new Array(1 + count * 8);
+        args[0] = count * 3;
+        for (let i = 0; i < count; i++) {
+          const { id, move, run, next } = appends[i]!;
+          args[1 + i * 3] = this.keys.moves(id);
+          args[2 + i * 3] = this.keys.match(id);
+          args[3 + i * 3] = this.keys.matchEvents(id);
+          const a = 1 + count * 3 + i * 5;
+          args[a] = move.ply;
+          args[a + 1] = encodeMove(move);
+          args[a + 2] = run.id;
+          args[a + 3] = run.follows ? '1' : '0';
+          args[a + 4] = next === undefined ? '' : encodeMoveEvent(move, next);
+        }
+        const written = this.scripts.appendMoves(...args);
         this.appendsInFlight = written.catch(() => {});
         return written;
       },
