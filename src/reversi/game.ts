@@ -29,15 +29,16 @@ export type PlayResult = { ok: true; position: Position; flips: Square[] } | { o
 
 const OUT = new Int32Array(2);
 
-/** `[moverLo, moverHi, opponentLo, opponentHi]`. */
-function sides(pos: Position): [number, number, number, number] {
-  return pos.toMove === 'black'
-    ? [pos.blackLo, pos.blackHi, pos.whiteLo, pos.whiteHi]
-    : [pos.whiteLo, pos.whiteHi, pos.blackLo, pos.blackHi];
-}
+// The functions below read the mover's and the opponent's halves straight off the position: they run
+// several times per move, and returning the four halves as a tuple made garbage on every call.
 
-function canPlace(pl: number, ph: number, ol: number, oh: number): boolean {
-  legalMoveMask(pl, ph, ol, oh, OUT);
+/** True when the player to move (`mover`) or its opponent (`!mover`) can place; leaves the mask in OUT. */
+function canPlace(pos: Position, mover: boolean): boolean {
+  if ((pos.toMove === 'black') === mover) {
+    legalMoveMask(pos.blackLo, pos.blackHi, pos.whiteLo, pos.whiteHi, OUT);
+  } else {
+    legalMoveMask(pos.whiteLo, pos.whiteHi, pos.blackLo, pos.blackHi, OUT);
+  }
   return (OUT[0]! | OUT[1]!) !== 0;
 }
 
@@ -49,9 +50,7 @@ function canPlace(pl: number, ph: number, ol: number, oh: number): boolean {
  * legalMoves(initialPosition()); // ['e3', 'f4', 'c5', 'd6'] (white first under the default rules)
  */
 export function legalMoves(pos: Position): Square[] {
-  const [pl, ph, ol, oh] = sides(pos);
-  legalMoveMask(pl, ph, ol, oh, OUT);
-  return maskSquares(OUT[0]!, OUT[1]!);
+  return canPlace(pos, true) ? maskSquares(OUT[0]!, OUT[1]!) : [];
 }
 
 /**
@@ -62,8 +61,7 @@ export function legalMoves(pos: Position): Square[] {
  * mustPass(initialPosition()); // false
  */
 export function mustPass(pos: Position): boolean {
-  const [pl, ph, ol, oh] = sides(pos);
-  return !canPlace(pl, ph, ol, oh) && canPlace(ol, oh, pl, ph);
+  return !canPlace(pos, true) && canPlace(pos, false);
 }
 
 /**
@@ -73,8 +71,7 @@ export function mustPass(pos: Position): boolean {
  * isGameOver(initialPosition()); // false
  */
 export function isGameOver(pos: Position): boolean {
-  const [pl, ph, ol, oh] = sides(pos);
-  return !canPlace(pl, ph, ol, oh) && !canPlace(ol, oh, pl, ph);
+  return !canPlace(pos, true) && !canPlace(pos, false);
 }
 
 /**
@@ -88,11 +85,20 @@ export function isGameOver(pos: Position): boolean {
 export function trappingDirections(pos: Position, square: Square): Direction[] {
   const sq = squareIndex(square);
   if (sq < 0) throw new RulesError('reversi/malformed-square', `not a square: ${String(square)}`);
-  const [pl, ph, ol, oh] = sides(pos);
+  const black = pos.toMove === 'black';
+  const pl = black ? pos.blackLo : pos.whiteLo;
+  const ph = black ? pos.blackHi : pos.whiteHi;
+  const ol = black ? pos.whiteLo : pos.blackLo;
+  const oh = black ? pos.whiteHi : pos.blackHi;
   if (((sq < 32 ? pl | ol : ph | oh) & (1 << (sq & 31))) !== 0) return [];
   flipMask(pl, ph, ol, oh, sq, OUT);
-  const [fl, fh] = [OUT[0]!, OUT[1]!];
-  return DIRECTIONS.filter((_, d) => ((fl & RAY_LO[sq * 8 + d]!) | (fh & RAY_HI[sq * 8 + d]!)) !== 0);
+  const fl = OUT[0]!;
+  const fh = OUT[1]!;
+  const trapping: Direction[] = [];
+  for (let d = 0; d < 8; d++) {
+    if (((fl & RAY_LO[sq * 8 + d]!) | (fh & RAY_HI[sq * 8 + d]!)) !== 0) trapping.push(DIRECTIONS[d]!);
+  }
+  return trapping;
 }
 
 function fail(code: RulesError['code'], message: string): PlayResult {
@@ -110,11 +116,15 @@ function fail(code: RulesError['code'], message: string): PlayResult {
  * if (first.ok) first.flips; // ['e4']
  */
 export function play(pos: Position, move: Move, rules: RulesOptions): PlayResult {
-  const [pl, ph, ol, oh] = sides(pos);
+  const black = pos.toMove === 'black';
+  const pl = black ? pos.blackLo : pos.whiteLo;
+  const ph = black ? pos.blackHi : pos.whiteHi;
+  const ol = black ? pos.whiteLo : pos.blackLo;
+  const oh = black ? pos.whiteHi : pos.blackHi;
   const square: unknown = typeof move === 'object' && move !== null ? move.square : undefined;
   const next: Color = opponent(pos.toMove);
-  if (!canPlace(pl, ph, ol, oh)) {
-    if (!canPlace(ol, oh, pl, ph)) return fail('reversi/game-over', 'the game is over');
+  if (!canPlace(pos, true)) {
+    if (!canPlace(pos, false)) return fail('reversi/game-over', 'the game is over');
     if (square === 'pass') return { ok: true, position: withDiscs(pl, ph, ol, oh, next), flips: [] };
   } else if (square === 'pass') {
     return fail('reversi/pass-not-allowed', `${pos.toMove} has a move and cannot pass`);
@@ -152,7 +162,8 @@ export function play(pos: Position, move: Move, rules: RulesOptions): PlayResult
     fh &= RAY_HI[sq * 8 + line]!;
   }
 
-  const [nl, nh] = sq < 32 ? [pl | fl | bit, ph | fh] : [pl | fl, ph | fh | bit];
+  const nl = sq < 32 ? pl | fl | bit : pl | fl;
+  const nh = sq < 32 ? ph | fh : ph | fh | bit;
   return { ok: true, position: withDiscs(nl, nh, ol ^ fl, oh ^ fh, next), flips: maskSquares(fl, fh) };
 }
 

@@ -37,6 +37,17 @@ describe('positions', () => {
     expect(discCounts(pos)).toEqual({ black: 8, white: 8, empty: 48 });
   });
 
+  it('round-trip every one of the 3^8 rank contents on every rank', () => {
+    // boardText reads ranks from a cache keyed by content: each board here puts a different content
+    // on each rank, and over the loop every rank sees all 6,561.
+    const rowOf = (code: number) =>
+      Array.from({ length: 8 }, (_, file) => '.BW'[Math.floor(code / 3 ** file) % 3]).join('');
+    for (let code = 0; code < 6561; code++) {
+      const rows = Array.from({ length: 8 }, (_, rank) => rowOf((code + rank * 821) % 6561));
+      expect(boardText(positionFromBoardText(rows, 'black'))).toEqual(rows);
+    }
+  });
+
   it('put a1 on bit 0 and h8 on bit 31 of the high half', () => {
     const pos = positionFromBoardText(['B.......', ...Array(6).fill('........'), '.......W'], 'black');
     expect(pos).toEqual({ blackLo: 1, blackHi: 0, whiteLo: 0, whiteHi: 1 << 31, toMove: 'black' });

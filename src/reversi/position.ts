@@ -76,11 +76,29 @@ export function discCounts(pos: Position): { black: number; white: number; empty
   return { black, white, empty: 64 - black - white };
 }
 
-function cellAt(pos: Position, index: number): 'B' | 'W' | '.' {
-  const bit = 1 << (index & 31);
-  const [black, white] = index < 32 ? [pos.blackLo, pos.whiteLo] : [pos.blackHi, pos.whiteHi];
-  if ((black & bit) !== 0) return 'B';
-  return (white & bit) !== 0 ? 'W' : '.';
+/** A byte's bits read as base-3 digits, so that `TERNARY[black] + 2 * TERNARY[white]` numbers a rank. */
+const TERNARY = new Uint16Array(256);
+for (let byte = 1; byte < 256; byte++) TERNARY[byte] = TERNARY[byte >> 1]! * 3 + (byte & 1);
+
+/**
+ * One string per rank content, filled on first use ('' = not yet built): boardText runs for every
+ * state sent to a bot, and building its rows cell by cell allocated kilobytes per call. A rank has
+ * 3^8 = 6,561 contents, so a base-3 index keeps the table 10 times smaller than one keyed by both bytes.
+ */
+const RANK_TEXT: string[] = Array.from({ length: 6561 }, () => '');
+
+function rankText(black: number, white: number): string {
+  // A square of both colours (possible only in a Position not made by `positionFromBoards`) reads 'B'.
+  const own = white & ~black;
+  const key = TERNARY[black]! + 2 * TERNARY[own]!;
+  let text = RANK_TEXT[key]!;
+  if (text === '') {
+    for (let file = 0; file < 8; file++) {
+      text += ((black >> file) & 1) !== 0 ? 'B' : ((own >> file) & 1) !== 0 ? 'W' : '.';
+    }
+    RANK_TEXT[key] = text;
+  }
+  return text;
 }
 
 /**
@@ -90,13 +108,18 @@ function cellAt(pos: Position, index: number): 'B' | 'W' | '.' {
  * boardText(initialPosition())[3]; // '...WB...' (rank 4: d4 white, e4 black)
  */
 export function boardText(pos: Position): string[] {
-  const rows: string[] = [];
-  for (let rank = 0; rank < 8; rank++) {
-    let row = '';
-    for (let file = 0; file < 8; file++) row += cellAt(pos, rank * 8 + file);
-    rows.push(row);
-  }
-  return rows;
+  const { blackLo: bl, blackHi: bh, whiteLo: wl, whiteHi: wh } = pos;
+  // Each half holds four ranks, the lowest byte first; `>>> 24` needs no mask, as it shifts in zeros.
+  return [
+    rankText(bl & 0xff, wl & 0xff),
+    rankText((bl >>> 8) & 0xff, (wl >>> 8) & 0xff),
+    rankText((bl >>> 16) & 0xff, (wl >>> 16) & 0xff),
+    rankText(bl >>> 24, wl >>> 24),
+    rankText(bh & 0xff, wh & 0xff),
+    rankText((bh >>> 8) & 0xff, (wh >>> 8) & 0xff),
+    rankText((bh >>> 16) & 0xff, (wh >>> 16) & 0xff),
+    rankText(bh >>> 24, wh >>> 24),
+  ];
 }
 
 /**

@@ -27,6 +27,11 @@ describe('square names', () => {
   it('lists the set bits of both halves in a1..h8 order', () => {
     expect(maskSquares((1 << 31) | 1, (1 << 31) | 1)).toEqual(['a1', 'h4', 'a5', 'h8']);
   });
+
+  it('reads a half given unsigned (0x80000000) as the same 32 bits', () => {
+    expect(maskSquares(0x80000001, 0x80000000)).toEqual(['a1', 'h4', 'h8']);
+    expect(maskSquares(0xffffffff, 0)).toHaveLength(32);
+  });
 });
 
 describe('directions', () => {

@@ -6,6 +6,8 @@
  * north is toward rank 1.
  */
 
+import { popcount } from './bitboard.ts';
+
 /** A square name, `a1`..`h8`. Kept a plain string so that wire types can carry it as-is. */
 export type Square = string;
 
@@ -28,6 +30,14 @@ export const DIRECTION_STEPS: readonly (readonly [number, number])[] = Object.fr
 ]);
 
 const FILES = 'abcdefgh';
+
+function spellSquare(index: number): Square {
+  return `${FILES[index & 7]}${(index >> 3) + 1}`;
+}
+
+// Names are looked up per move for every legal square and every flip; one shared string per square
+// saves building a fresh one each time.
+const SQUARE_NAMES: readonly Square[] = Array.from({ length: 64 }, (_, index) => spellSquare(index));
 
 /**
  * The bit number (0..63) of a square name, or -1 if the name is not one of `a1`..`h8`. Only lower
@@ -52,7 +62,8 @@ export function squareIndex(name: unknown): number {
  * squareName(19); // 'd3'
  */
 export function squareName(index: number): Square {
-  return `${FILES[index & 7]}${(index >> 3) + 1}`;
+  // Outside 0..63 the table has no entry; spelling it keeps the old answer for such input.
+  return SQUARE_NAMES[index] ?? spellSquare(index);
 }
 
 /**
@@ -72,8 +83,15 @@ export function directionIndex(name: unknown): number {
  * maskSquares(1 << 19, 0); // ['d3']
  */
 export function maskSquares(lo: number, hi: number): Square[] {
-  const squares: Square[] = [];
-  for (let bits = lo; bits !== 0; bits &= bits - 1) squares.push(squareName(31 - Math.clz32(bits & -bits)));
-  for (let bits = hi; bits !== 0; bits &= bits - 1) squares.push(squareName(63 - Math.clz32(bits & -bits)));
+  // Sized up front: growing by push reserves 16 slots, about twice the memory a move list needs. The
+  // halves are made int32 first so that the count and the loops see the same bits.
+  const low = lo | 0;
+  const high = hi | 0;
+  const squares: Square[] = new Array(popcount(low, high));
+  let at = 0;
+  for (let bits = low; bits !== 0; bits &= bits - 1)
+    squares[at++] = SQUARE_NAMES[31 - Math.clz32(bits & -bits)]!;
+  for (let bits = high; bits !== 0; bits &= bits - 1)
+    squares[at++] = SQUARE_NAMES[63 - Math.clz32(bits & -bits)]!;
   return squares;
 }
