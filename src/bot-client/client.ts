@@ -7,7 +7,7 @@ import { botConnector, isConnectPhaseError } from './connector.ts';
 import { type Answer, type BodyCaps, Exchange } from './exchange.ts';
 import { errorCode, faultFromError } from './faults.ts';
 import { boundedMemo } from './memo.ts';
-import { signedHeaders, webhookId } from './signing.ts';
+import { webhookId, webhookSignature, webhookTimestamp } from './signing.ts';
 import { parseTarget } from './target.ts';
 import {
   type BotCallOutcome,
@@ -28,6 +28,59 @@ const BODY_CAPS: BodyCaps = { okBytes: MAX_RESPONSE_BYTES, errorBytes: EXCERPT_B
 
 /** Distinct bot URLs parsed at most once per this many; see `boundedMemo`. */
 const PARSED_URLS = 1000;
+
+/**
+ * One call's hold on its attempt in flight, for its timer and its caller's signal to stop. The timer
+ * gets it as its argument (to the module-level `expire`) where a closure was made for every call.
+ */
+class CallStop {
+  attempt: Exchange | undefined = undefined;
+  timedOut = false;
+  /** Its neighbours among the calls in flight under the same caller signal (see `SignalCalls`). */
+  previous: CallStop | undefined = undefined;
+  next: CallStop | undefined = undefined;
+
+  constructor(readonly timeoutMs: number) {}
+}
+
+function expire(stop: CallStop): void {
+  stop.timedOut = true;
+  stop.attempt?.abort(new Error(`the bot did not answer within ${stop.timeoutMs} ms`));
+}
+
+/**
+ * The calls in flight under one caller's signal (a match's), and the signal's one listener, added
+ * the first time the signal is seen and left for the signal's lifetime. Adding and removing a
+ * listener on every call made Node's EventTarget build and drop a listener record, an async wrapper,
+ * the list's head and its Map entry each time (about 600 bytes a call); a linked list of the calls
+ * makes nothing.
+ */
+class SignalCalls {
+  #first: CallStop | undefined = undefined;
+
+  constructor(readonly signal: AbortSignal) {
+    signal.addEventListener('abort', this);
+  }
+
+  add(stop: CallStop): void {
+    stop.next = this.#first;
+    if (this.#first) this.#first.previous = stop;
+    this.#first = stop;
+  }
+
+  delete(stop: CallStop): void {
+    if (stop.previous) stop.previous.next = stop.next;
+    else this.#first = stop.next;
+    if (stop.next) stop.next.previous = stop.previous;
+    stop.previous = undefined;
+    stop.next = undefined;
+  }
+
+  /** The signal aborted: every attempt in flight under it rejects with its reason. */
+  handleEvent(): void {
+    for (let stop = this.#first; stop; stop = stop.next) stop.attempt?.abort(this.signal.reason);
+  }
+}
 
 function failed(fault: Omit<BotFault, 'latencyMs'>, latencyMs: number): BotCallOutcome {
   return { ok: false, fault: { ...fault, latencyMs } };
@@ -100,6 +153,8 @@ export class BotClient {
   readonly #clock: Clock;
   readonly #random: RandomBytes;
   readonly #target = boundedMemo(PARSED_URLS, parseTarget);
+  /** Weak: a caller's signal, and its listener with it, is dropped with the caller's match. */
+  readonly #signals = new WeakMap<AbortSignal, SignalCalls>();
   #closed = false;
 
   constructor(options: BotClientOptions) {
@@ -135,33 +190,39 @@ export class BotClient {
     const { target } = parsed;
 
     const payload = request.stateJson ?? JSON.stringify(request.state);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-    if (request.webhookSecret !== null) {
+    let headers: Record<string, string>;
+    if (request.webhookSecret === null) {
+      headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+    } else {
       const id = webhookId(request.state.matchId, request.state.ply, this.#random);
-      Object.assign(headers, signedHeaders(request.webhookSecret, id, this.#clock.now(), payload));
+      const timestamp = webhookTimestamp(this.#clock.now());
+      headers = {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': webhookSignature(request.webhookSecret, id, timestamp, payload),
+      };
     }
     const dispatch = { origin: target.origin, path: target.path, method: 'POST', headers, body: payload };
 
     // The timer and the caller's signal stop whichever attempt is in flight; no AbortController
     // per call, since an exchange aborts itself (and rejects at once, even before it has a socket).
-    let attempt: Exchange | undefined;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      attempt?.abort(new Error(`the bot did not answer within ${request.timeoutMs} ms`));
-    }, request.timeoutMs);
-    const onCallerAbort = () => attempt?.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', onCallerAbort);
+    const stop = new CallStop(request.timeoutMs);
+    const timer = setTimeout(expire, request.timeoutMs, stop);
+    const calls = request.signal ? this.#callsUnder(request.signal) : undefined;
+    calls?.add(stop);
     try {
       for (let tries = 1; ; tries++) {
-        attempt = new Exchange(BODY_CAPS);
+        const attempt = new Exchange(BODY_CAPS);
+        stop.attempt = attempt;
         this.#agent.dispatch(dispatch, attempt);
         let answer: Answer;
         try {
           answer = await attempt.answer;
         } catch (error) {
           if (request.signal?.aborted) throw request.signal.reason;
-          if (timedOut) {
+          if (stop.timedOut) {
             return failed(
               {
                 reason: 'timeout',
@@ -180,8 +241,17 @@ export class BotClient {
       }
     } finally {
       clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onCallerAbort);
+      calls?.delete(stop);
     }
+  }
+
+  #callsUnder(signal: AbortSignal): SignalCalls {
+    let calls = this.#signals.get(signal);
+    if (!calls) {
+      calls = new SignalCalls(signal);
+      this.#signals.set(signal, calls);
+    }
+    return calls;
   }
 
   /** Milliseconds since `start`, whole and never negative. */

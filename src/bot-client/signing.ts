@@ -48,8 +48,32 @@ export function signedHeaders(
   timestampMs: number,
   payload: string,
 ): WebhookHeaders {
-  const key = hmacKey(secret);
-  const timestamp = String(Math.floor(timestampMs / 1000));
-  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${payload}`).digest('base64');
-  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+  const timestamp = webhookTimestamp(timestampMs);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': webhookSignature(secret, id, timestamp, payload),
+  };
+}
+
+/** The `webhook-timestamp` of a moment: whole seconds since the epoch. */
+export function webhookTimestamp(timestampMs: number): string {
+  return String(Math.floor(timestampMs / 1000));
+}
+
+/**
+ * The `webhook-signature` of `signedHeaders`, for a caller that puts the headers in its own object
+ * (the bot client builds each call's headers as one literal).
+ *
+ * @example
+ * webhookSignature(secret, 'match_x-1-abc', webhookTimestamp(Date.now()), '{"ply":1}'); // 'v1,…'
+ */
+export function webhookSignature(secret: string, id: string, timestamp: string, payload: string): string {
+  // The payload goes in by itself: joined to the prefix it would be copied into one more flat
+  // string the size of the body, on every call.
+  const signature = createHmac('sha256', hmacKey(secret))
+    .update(`${id}.${timestamp}.`)
+    .update(payload)
+    .digest('base64');
+  return `v1,${signature}`;
 }

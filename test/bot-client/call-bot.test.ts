@@ -123,6 +123,32 @@ describe('BotClient.callBot', () => {
       caller.abort(new Error('worker shutting down'));
       await expect(call).rejects.toThrow('worker shutting down');
     });
+
+    it('stops every call still in flight under the signal, and only those', async () => {
+      // The first request is answered; the rest are held until they time out or the caller aborts.
+      let seen = 0;
+      bot = await startLoopbackBot((_, res) => {
+        if (seen++ === 0) answer(res, 200, { action: 'e3' });
+      });
+      client = new BotClient({ allowPrivateAddresses: true });
+      const caller = new AbortController();
+      const request = {
+        url: bot.url,
+        webhookSecret: null,
+        state: firstTurnState(),
+        timeoutMs: 10_000,
+        signal: caller.signal,
+      };
+      expect((await client.callBot(request)).ok).toBe(true);
+      const first = client.callBot(request);
+      const middle = client.callBot({ ...request, timeoutMs: 200 });
+      const last = client.callBot(request);
+      while (bot.requests.length < 4) await bot.nextRequest();
+      expect(await middle).toMatchObject({ ok: false, fault: { reason: 'timeout' } });
+      caller.abort(new Error('worker shutting down'));
+      await expect(first).rejects.toThrow('worker shutting down');
+      await expect(last).rejects.toThrow('worker shutting down');
+    });
   });
 
   describe('when the client is closed', () => {

@@ -83,4 +83,81 @@ describe('MoveRecorder', () => {
     writes[1]!.answer(true);
     await expect(flushed).rejects.toThrow('redis is gone');
   });
+
+  it('reports a refusal from flush only once every write has settled', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    await recorder.record(move(2));
+    writes[0]!.answer(false);
+    const flushed = recorder.flush();
+    expect(await settled(flushed)).toBe(false);
+    writes[1]!.answer(true);
+    expect(await flushed).toBe(false);
+  });
+
+  it('throws a failure that came after a refusal, from flush and from the next ply', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    await recorder.record(move(2));
+    writes[0]!.answer(false);
+    writes[1]!.fail(new Error('redis is gone'));
+    await expect(recorder.flush()).rejects.toThrow('redis is gone');
+    await expect(recorder.record(move(3))).rejects.toThrow('redis is gone');
+    expect(writes).toHaveLength(2);
+  });
+
+  it('answers two flushes made while writes are pending alike', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    await recorder.record(move(2));
+    const flushes = [recorder.flush(), recorder.flush()];
+    writes[0]!.answer(true);
+    for (const flushed of flushes) expect(await settled(flushed)).toBe(false);
+    writes[1]!.answer(true);
+    expect(await Promise.all(flushes)).toEqual([true, true]);
+  });
+
+  it('goes on after a flush, sending the next ply as following its own and waiting for it anew', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    writes[0]!.answer(true);
+    expect(await recorder.flush()).toBe(true);
+    expect(await recorder.record(move(2))).toBe(true);
+    expect(writes[1]!.run).toEqual({ id: writes[0]!.run.id, follows: true });
+    const flushed = recorder.flush();
+    expect(await settled(flushed)).toBe(false);
+    writes[1]!.answer(true);
+    expect(await flushed).toBe(true);
+  });
+
+  it('makes a ply that waited for the store report a refusal, or throw a failure once all have settled', async () => {
+    for (const outcome of ['refused', 'failed'] as const) {
+      const { store, writes } = heldStore();
+      const recorder = new MoveRecorder(store, 'm');
+      for (const ply of [1, 2, 3]) await recorder.record(move(ply));
+      const fourth = recorder.record(move(4));
+      if (outcome === 'refused') writes[1]!.answer(false);
+      else writes[1]!.fail(new Error('redis is gone'));
+      for (const w of [writes[0]!, writes[2]!]) w.answer(true);
+      expect(await settled(fourth)).toBe(false);
+      writes[3]!.answer(true);
+      if (outcome === 'refused') expect(await fourth).toBe(false);
+      else await expect(fourth).rejects.toThrow('redis is gone');
+    }
+  });
+
+  it('keeps a failure from a flush nobody awaited for the next ply, without an unhandled rejection', async () => {
+    const { store, writes } = heldStore();
+    const recorder = new MoveRecorder(store, 'm');
+    await recorder.record(move(1));
+    void recorder.flush();
+    writes[0]!.fail(new Error('redis is gone'));
+    void recorder.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(recorder.record(move(2))).rejects.toThrow('redis is gone');
+  });
 });
