@@ -189,7 +189,8 @@ export class BotClient {
     }
     const { target } = parsed;
 
-    const payload = request.stateJson ?? JSON.stringify(request.state);
+    // Encoded once, for both the signature and the socket (undici would encode a string again).
+    const payload = Buffer.from(request.stateJson ?? JSON.stringify(request.state));
     let headers: Record<string, string>;
     if (request.webhookSecret === null) {
       headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };

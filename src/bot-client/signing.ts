@@ -68,7 +68,12 @@ export function webhookTimestamp(timestampMs: number): string {
  * @example
  * webhookSignature(secret, 'match_x-1-abc', webhookTimestamp(Date.now()), '{"ply":1}'); // 'v1,…'
  */
-export function webhookSignature(secret: string, id: string, timestamp: string, payload: string): string {
+export function webhookSignature(
+  secret: string,
+  id: string,
+  timestamp: string,
+  payload: string | Buffer,
+): string {
   // The payload goes in by itself: joined to the prefix it would be copied into one more flat
   // string the size of the body, on every call.
   const signature = createHmac('sha256', hmacKey(secret))
