@@ -9,12 +9,13 @@ import { metricsApp } from './http/routes/ops.ts';
 import { createHttpServer, openFileLimit } from './http/server.ts';
 import { drainOnClose } from './http/shutdown.ts';
 import { createLogger } from './logger.ts';
-import { exitIfShutdownStalls, startApi, startWorkers } from './service.ts';
+import { startApi, startWorkers, stopSignal } from './service.ts';
 import { ensureRedis, NoRedisError } from './store/local-redis.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
+  const stopped = stopSignal(config, logger);
   if (config.redis.autostart) {
     const started = await ensureRedis(config.redis.url, config.redis.dataDir);
     if (started) logger.info(`no Redis answered at ${config.redis.url}: ${started}`);
@@ -45,19 +46,14 @@ async function main(): Promise<void> {
   // Shutdown order: refuse new requests (readiness fails first); then, side by side, stop workers
   // taking matches (running ones finish or are handed back) and drain HTTP (event streams are told
   // the arena is closing, long polls answered), each within the grace period; close Redis last.
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    logger.info({ signal }, 'shutting down');
-    exitIfShutdownStalls(config, logger);
-    metrics?.close();
-    await Promise.all([http.close(config.shutdownGraceMs), workers?.close()]);
-    await api.close();
-    logger.info('bye');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  const signal = await stopped;
+  shuttingDown = true;
+  logger.info({ signal }, 'shutting down');
+  metrics?.close();
+  await Promise.all([http.close(config.shutdownGraceMs), workers?.close()]);
+  await api.close();
+  logger.info('bye');
+  process.exit(0);
 }
 
 /** Each connection holds a file: say how many this process may open, and warn when that is few. */

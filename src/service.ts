@@ -38,6 +38,29 @@ export function exitIfShutdownStalls(config: Config, logger: Logger): void {
   }, afterMs).unref();
 }
 
+/**
+ * The first SIGTERM or SIGINT, listened for from the moment this is called: a signal that comes
+ * while the process is still starting (its pool threads still loading) is waited on rather than
+ * killing the process with its matches. Arms `exitIfShutdownStalls` when it comes.
+ *
+ * @example
+ * const stopped = stopSignal(config, logger); // first thing
+ * const workers = await startWorkers(config, logger);
+ * logger.info({ signal: await stopped }, 'shutting down');
+ */
+export function stopSignal(config: Config, logger: Logger): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      exitIfShutdownStalls(config, logger);
+      resolve(signal);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
 /** A process' match workers, on its own thread or on threads of their own. */
 export interface MatchWorkers {
   /** Stops taking matches, lets running ones finish for the grace period (or hands them back). */

@@ -4,23 +4,16 @@
  */
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { exitIfShutdownStalls, startWorkers } from '../src/service.ts';
+import { startWorkers, stopSignal } from '../src/service.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
+  const stopped = stopSignal(config, logger);
   const workers = await startWorkers(config, logger);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'worker shutting down');
-    exitIfShutdownStalls(config, logger);
-    await workers.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  logger.info({ signal: await stopped }, 'worker shutting down');
+  await workers.close();
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {
