@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Direction, MatchState } from '../contract/index.ts';
 import {
   ConflictError,
@@ -13,7 +12,7 @@ import {
 import { gameFor } from '../game/index.ts';
 import { matchState } from '../match-model/match-state.ts';
 import { replay } from '../match-model/replay.ts';
-import { turnOf } from '../store/match-events.ts';
+import { type MatchEvent, turnOf } from '../store/match-events.ts';
 import type { BotEventStore, PulledAction, PullStore } from '../store/pull-store.ts';
 import type { Color, MatchRecord } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
@@ -37,8 +36,6 @@ const STREAM_RETRY_AFTER_SECONDS = 5;
 
 /** How long an action's answer waits for the worker to record the move (it takes milliseconds). */
 const RECORD_WAIT_MS = 3000;
-/** The longest pause between two looks at whether the move is recorded. */
-const RECORD_POLL_MAX_MS = 25;
 
 /** The caller's colour in a match, or null for spectators. */
 function colorOf(match: MatchRecord, principal: Principal | null): Color | null {
@@ -184,14 +181,18 @@ export class PullService {
    * answers the same way: with the current state. `played` is true only for the post that put the
    * move on the board: that is the move the arena asked for, which the rate limit does not count.
    *
+   * `gone` aborts when the caller went away: the wait for the record then ends (with a 503 no one
+   * reads) rather than holding its place on the shared read.
+   *
    * @example
-   * const { state } = await service.act(bot, matchId, { action: 'c3', direction: 'e', ply: 9 });
+   * const { state } = await service.act(bot, matchId, { action: 'c3', direction: 'e', ply: 9 }, key, gone);
    */
   async act(
     principal: Principal | null,
     matchId: string,
     input: ActionInput,
-    idempotencyKey?: string,
+    idempotencyKey: string | undefined,
+    gone: AbortSignal,
   ): Promise<{ readonly state: MatchState; readonly played: boolean }> {
     const who = requirePrincipal(principal);
     const { match, moves } = await this.load(matchId);
@@ -223,7 +224,7 @@ export class PullService {
           `Ply ${earlier.ply} was already played with ${earlier.action}.`,
         );
       }
-      return { state: await this.recordedState(who, matchId, earlier.ply), played: false };
+      return { state: await this.recordedState(who, matchId, earlier.ply, gone), played: false };
     }
 
     if (match.status === 'finished' || match.status === 'aborted') {
@@ -266,7 +267,10 @@ export class PullService {
         `Ply ${submitted.ply} was already played with ${outcome.recorded.action}.`,
       );
     }
-    return { state: await this.recordedState(who, matchId, submitted.ply), played: outcome.accepted };
+    return {
+      state: await this.recordedState(who, matchId, submitted.ply, gone),
+      played: outcome.accepted,
+    };
   }
 
   /**
@@ -275,27 +279,56 @@ export class PullService {
    * moment it took the action, and charges the overage bank by that. So the answer is read back
    * from the record rather than built here, where it could only be guessed.
    *
-   * The store announces actions but not recorded moves, so this looks at the match's move count
-   * again after short, growing pauses; the worker records a move within milliseconds of taking it.
-   * A worker that does not (it died, or Redis lags) gets `UnavailableError` after
-   * `RECORD_WAIT_MS`: the action stays accepted, and a retry answers once the move is recorded.
+   * The worker records a move within milliseconds of taking it, and the same script tells it on
+   * the match's live event stream (a `move`; the finish script's `finished` when the match ends):
+   * this waits for that event on the process' shared blocking read, as a spectator does, with no
+   * connection and no polling of its own. A worker that does not record it (it died, or Redis
+   * lags) gets `UnavailableError` after `RECORD_WAIT_MS`: the action stays accepted, and a retry
+   * answers once the move is recorded. So does a caller that went away (`gone`).
    */
-  private async recordedState(who: Principal, matchId: string, ply: number): Promise<MatchState> {
+  private async recordedState(
+    who: Principal,
+    matchId: string,
+    ply: number,
+    gone: AbortSignal,
+  ): Promise<MatchState> {
+    const events = this.deps.pull.matchEvents;
     const until = performance.now() + RECORD_WAIT_MS;
-    for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, RECORD_POLL_MAX_MS)) {
-      const match = await this.deps.store.getMatch(matchId);
-      const settled =
-        match === null || match.moveCount >= ply || match.status === 'finished' || match.status === 'aborted';
-      if (settled) return this.state(who, matchId);
-      const left = until - performance.now();
-      if (left <= 0) {
-        throw new UnavailableError(
-          'matches/move-not-recorded',
-          `The action for ply ${ply} is accepted, but the arena has not recorded it yet; post it again shortly to see the state.`,
-        );
+    // The stream's newest id is read before the match. The scripts that record a move or a result
+    // write the match and its event in one step, so a record the match read does not show came
+    // after that id, and the wait from it gets its event. (Read the other way round, a move
+    // recorded between the two reads would be in neither, and the wait would sleep through it.)
+    const [newest] = await events.latest([matchId]);
+    let after = newest?.id ?? '0-0';
+    if (await this.isRecorded(matchId, ply)) return this.state(who, matchId);
+    const reader = events.openReader(gone);
+    try {
+      for (let left = until - performance.now(); left > 0; left = until - performance.now()) {
+        const told = await reader.read(matchId, after, left);
+        if (told.some((event) => records(event, ply))) return this.state(who, matchId);
+        // None: the wait timed out, the caller went away, or the process is closing its waits. (Or
+        // every entry was of a type this code does not know, a newer arena's: a retry answers.)
+        if (told.length === 0) break;
+        after = told.at(-1)?.id ?? after;
       }
-      await sleep(Math.min(pauseMs, left));
+    } finally {
+      reader.close();
     }
+    throw new UnavailableError(
+      'matches/move-not-recorded',
+      `The action for ply ${ply} is accepted, but the arena has not recorded it yet; post it again shortly to see the state.`,
+    );
+  }
+
+  /**
+   * Whether ply `ply` is recorded, or the match ended (or is gone) without it. Its own frame: the
+   * match it reads is not held through the wait that may follow.
+   */
+  private async isRecorded(matchId: string, ply: number): Promise<boolean> {
+    const match = await this.deps.store.getMatch(matchId);
+    return (
+      match === null || match.moveCount >= ply || match.status === 'finished' || match.status === 'aborted'
+    );
   }
 
   private recordedAt(
@@ -383,6 +416,10 @@ async function* snapshotOfTurns(
     }
   }
 }
+
+/** Whether a match's live event tells that ply `ply` is recorded, or that the match ended without it. */
+const records = (event: MatchEvent, ply: number) =>
+  event.type === 'finished' || (event.type === 'move' && event.move.ply >= ply);
 
 const turnKey = (turn: { readonly matchId: string; readonly ply: number }) => `${turn.matchId}:${turn.ply}`;
 

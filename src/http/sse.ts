@@ -13,17 +13,17 @@ export const STREAM_HEADERS = {
 };
 
 /**
- * Aborts when the client goes away or the arena closes (`closing`), so a long poll or a stream
- * stops waiting at once. One signal, not `AbortSignal.any` of two: thousands are open at once.
+ * Aborts when the client goes away or, given `closing`, when the arena closes, so a long poll or a
+ * stream stops waiting at once. One signal, not `AbortSignal.any` of two: thousands are open at once.
  */
-export function stopSignal(res: Response, closing: AbortSignal): AbortSignal {
+export function stopSignal(res: Response, closing?: AbortSignal): AbortSignal {
   const controller = new AbortController();
   const abort = () => controller.abort();
-  closing.addEventListener('abort', abort, { once: true });
+  closing?.addEventListener('abort', abort, { once: true });
   // A response closes when it is answered or when its connection drops first (then only it
   // aborts: an abort builds a DOMException, a stack trace, which every answer would pay).
   res.on('close', () => {
-    closing.removeEventListener('abort', abort);
+    closing?.removeEventListener('abort', abort);
     if (!res.writableFinished) controller.abort();
   });
   return controller.signal;

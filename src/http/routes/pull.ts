@@ -66,10 +66,13 @@ export function pullRouter(deps: PullRouterDeps): Router {
   });
 
   router.post('/v1/matches/:matchId/actions', async (req, res) => {
+    // Not the arena's closing: the answer waits only for the worker to record the move (milliseconds,
+    // a few seconds at most), and a drain lets it send that rather than a 503.
+    const gone = stopSignal(res);
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const body = parse(pullActionBody, req.body, 'body');
     const key = parse(idempotencyKeyHeader, req.get('idempotency-key'), 'headers');
-    const { state, played } = await deps.service.act(principalOf(res), matchId, body, key);
+    const { state, played } = await deps.service.act(principalOf(res), matchId, body, key, gone);
     if (played) markMovePlayed(res);
     res.json(state);
   });

@@ -1,0 +1,192 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PullService } from '../../src/arena/pull.ts';
+import type { MatchState } from '../../src/contract/index.ts';
+import { eloRule } from '../../src/match/rating-rule.ts';
+import type { LiveTurn } from '../../src/store/match-events.ts';
+import type { Color } from '../../src/store/records.ts';
+import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import type { ArenaStore } from '../../src/store/store.ts';
+import { type RegisteredBot, registerBot } from '../support/api.ts';
+import { createMatch } from '../support/arena.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { PrivateRedis } from '../support/private-redis.ts';
+import { pullApi } from './pull-api.ts';
+
+// A redis-server of this file's own: MONITOR sees this API's commands alone, and watching every
+// command costs no other test file anything.
+let server: PrivateRedis;
+let h: Harness;
+let api: ReturnType<typeof pullApi>;
+let commands: Redis;
+/** Each command the redis-server runs, as MONITOR tells it, to whoever listens now. */
+const listeners = new Set<(args: string[], source: string) => void>();
+
+beforeAll(async () => {
+  server = await PrivateRedis.start();
+  h = await createHarness({ REDIS_URL: server.url });
+  api = pullApi(h);
+  commands = await h.redis.monitor();
+  commands.on('monitor', (_time: string, args: string[], source: string) => {
+    for (const listener of listeners) listener(args, source);
+  });
+});
+afterAll(async () => {
+  commands?.disconnect();
+  await h?.close();
+  await server?.stop();
+});
+
+/** A running match of two pull bots that no worker plays, and the bot to move with its turn. */
+async function unplayedMatch(prefix: string) {
+  const black = await registerBot(h, { name: `${prefix}-black` });
+  const white = await registerBot(h, { name: `${prefix}-white` });
+  const id = await createMatch(h, black.id, white.id, { rules: { timeLimitMs: 10_000 } });
+  // Running, but no worker plays it: the test records the move itself, as the worker would.
+  await h.store.startMatch(id, Date.now());
+  const turn = (await api.state(id)).body as MatchState;
+  const color = turn.toMove as Color;
+  const bot: RegisteredBot = color === 'black' ? black : white;
+  const move = { action: turn.legalMoves[0] ?? '', ply: turn.ply };
+  return { id, bot, color, move };
+}
+
+/** Records ply `move.ply` of match `id` as the worker does: the move and its live event in one write. */
+async function recordMove(id: string, color: Color, move: { action: string; ply: number }) {
+  const next: LiveTurn = {
+    ply: move.ply + 1,
+    toMove: color === 'black' ? 'white' : 'black',
+    deadline: Date.now() + 10_000,
+    banks: { black: 0, white: 0 },
+    lastLatency: { black: null, white: null },
+  };
+  const record = { ply: move.ply, player: color, square: move.action, flips: [], latencyMs: 5 };
+  expect(await h.store.appendMove(id, record, { id: 'test-run', follows: false }, next)).toBe(true);
+}
+
+/** The commands that read a hash. */
+const HASH_READS = new Set(['hget', 'hmget', 'hgetall']);
+
+/**
+ * Watches the API's commands on match `id` from now on: its reads of the match's hash (not the
+ * scripts' own reads), and when it first waits on the match's event stream.
+ */
+function watch(id: string) {
+  const matchKey = h.store.keys.match(id);
+  const eventsKey = h.store.keys.matchEvents(id);
+  let hashReads = 0;
+  let waiting!: () => void;
+  const waits = new Promise<void>((resolve) => (waiting = resolve));
+  const listener = (args: string[], source: string) => {
+    const command = args[0]?.toLowerCase() ?? '';
+    if (source !== 'lua' && HASH_READS.has(command) && args[1] === matchKey) hashReads++;
+    if (command === 'xread' && args.includes('BLOCK') && args.includes(eventsKey)) waiting();
+  };
+  listeners.add(listener);
+  return {
+    /** Resolves once the API blocks on the match's event stream. */
+    waits,
+    /** The hash reads up to now (every command Redis ran before this call), and stops watching. */
+    async hashReads(): Promise<number> {
+      const marker = `watch-${id}-${Math.random()}`;
+      const seen = new Promise<void>((resolve) => {
+        const echoed = (args: string[]) => {
+          if (args[0]?.toLowerCase() !== 'echo' || args[1] !== marker) return;
+          listeners.delete(echoed);
+          resolve();
+        };
+        listeners.add(echoed);
+      });
+      // MONITOR tells commands in the order Redis runs them: once it told this one, it told all before.
+      await h.redis.echo(marker);
+      await seen;
+      listeners.delete(listener);
+      return hashReads;
+    },
+  };
+}
+
+describe('POST /v1/matches/{matchId}/actions', () => {
+  describe('while the worker has not recorded the move yet', () => {
+    it('waits on the event stream of the match, not by reading the match again, and answers with the move as recorded', async () => {
+      const { id, bot, color, move } = await unplayedMatch('late');
+      const watching = watch(id);
+      const answer = api.act(id, bot, move).then((res) => res);
+      // Once the API waits on the match's stream (a polling API never does: it answers 503 at last).
+      await Promise.race([watching.waits, answer]);
+      await delay(300); // the worker takes its time
+      await recordMove(id, color, move);
+      const res = await answer;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.history[move.ply - 1]).toMatchObject({ ply: move.ply, square: move.action });
+      expect(res.body).toEqual((await api.state(id, bot.token)).body);
+      // Reading the match before answering and to answer, and no more; polling read it every few ms.
+      expect(await watching.hashReads()).toBeLessThanOrEqual(6);
+    });
+
+    it('answers with the final state when the match ends first', async () => {
+      const { id, bot, move } = await unplayedMatch('ended');
+      const watching = watch(id);
+      const answer = api.act(id, bot, move).then((res) => res);
+      await Promise.race([watching.waits, answer]);
+      const result = { winner: null, discs: { black: 2, white: 2 }, reason: 'aborted' } as const;
+      expect(await h.store.finishMatch(id, result, Date.now(), eloRule(h.config.rating))).toBe(true);
+      const res = await answer;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.status).toBe('aborted');
+      expect(res.body.history).toEqual([]);
+      expect(await watching.hashReads()).toBeLessThanOrEqual(6);
+    });
+  });
+});
+
+describe('PullService.act', () => {
+  describe('when the worker records the move between the look at the match and the wait', () => {
+    it('still answers with the move as recorded: the wait starts from before the look', async () => {
+      const { id, bot, color, move } = await unplayedMatch('between');
+      const pull = new RedisPullStore(h.redis, h.prefix);
+      // Once the action is handed over, the next read of the match (the look at whether the move is
+      // recorded) answers from before the worker records it.
+      let armed = false;
+      const store = new Proxy(h.store, {
+        get(target, name) {
+          if (name === 'getMatch') {
+            return async (matchId: string) => {
+              const match = await target.getMatch(matchId);
+              if (armed) {
+                armed = false;
+                await recordMove(id, color, move);
+              }
+              return match;
+            };
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as ArenaStore;
+      const handOver = pull.submitAction.bind(pull);
+      pull.submitAction = async (...args) => {
+        const outcome = await handOver(...args);
+        armed = true;
+        return outcome;
+      };
+      const service = new PullService({ store, pull, maxStreamsPerBot: h.config.limits.maxStreamsPerBot });
+      try {
+        const principal = { kind: 'bot', botId: bot.id } as const;
+        const { state, played } = await service.act(
+          principal,
+          id,
+          move,
+          undefined,
+          new AbortController().signal,
+        );
+        expect(armed).toBe(false);
+        expect(played).toBe(true);
+        expect(state.history[move.ply - 1]).toMatchObject({ ply: move.ply, square: move.action });
+      } finally {
+        await pull.close();
+      }
+    });
+  });
+});
