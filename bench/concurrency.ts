@@ -1,5 +1,5 @@
 /**
- * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20 --threads N]
+ * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20 --threads N --turn-slice-ms N --openings balanced|standard]
  *
  * One worker process, as `npm run worker` builds it (startWorkers: WORKER_THREADS pool threads, by
  * default one per core, or with `--threads 0` the process' own thread), plays `concurrency` matches
@@ -24,6 +24,7 @@ import { loadConfig } from '../src/config.ts';
 import { startMatchPool } from '../src/pool/match-pool.ts';
 import { type PoolThreads, startPoolThreads } from '../src/pool/threads.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
+import { openings } from '../src/reversi/index.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
 import { privateRedis } from './private-redis.ts';
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '20' },
     threads: { type: 'string' },
+    openings: { type: 'string', default: 'balanced' },
+    'turn-slice-ms': { type: 'string' },
   },
 });
 const latencyMs = Number(values['bot-latency-ms']);
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
     HOUSE_BOTS: 'false',
     WORKER_CONCURRENCY: String(concurrency),
     ...(values.threads === undefined ? {} : { WORKER_THREADS: values.threads }),
+    ...(values['turn-slice-ms'] === undefined ? {} : { WORKER_TURN_SLICE_MS: values['turn-slice-ms'] }),
     SHUTDOWN_GRACE_MS: '0',
     LOG_LEVEL: 'warn',
   });
@@ -86,22 +90,37 @@ async function main(): Promise<void> {
   const a = await botService.register({ name: 'slow-a', url: bots.urls[0] });
   const b = await botService.register({ name: 'slow-b', url: bots.urls[1] });
   const matches = new MatchService({ store, queue, clock: systemClock, random, limits: config.limits });
-  // Twice the concurrency, so that the worker has a match to start whenever one ends.
+  // Twice the concurrency, so that the worker has a match to start whenever one ends. Each from a
+  // balanced opening, as rated matchmaking plays them: the same game from the start every time
+  // would end every match at once, a game's length after they all began, and start as many again.
+  const balanced = openings();
   const ids: string[] = [];
+  const openingPlies = new Map<string, number>();
   for (let i = 0; i < concurrency * 2; i++) {
+    const opening = values.openings === 'balanced' ? balanced[i % balanced.length] : undefined;
     const match = await matches.create(
       { kind: 'admin' },
-      { black: a.bot.id, white: b.bot.id, rules: { timeLimitMs: 5000 }, rated: false },
+      {
+        black: a.bot.id,
+        white: b.bot.id,
+        rules: { timeLimitMs: 5000, ...(opening ? { opening: opening.id } : {}) },
+        rated: false,
+      },
     );
     ids.push(match.id);
+    openingPlies.set(match.id, opening?.moves.length ?? 0);
   }
 
   const logger = pino({ level: 'warn' });
   const threaded = config.workers.threads > 0;
   const workers = threaded ? await startPoolThreads(config, logger) : await startMatchPool(config, logger);
+  // The bots' moves: the arena plays an opening's plies itself, at once, when a match starts.
   const movesSoFar = async () => {
     const records = await Promise.all(ids.map((id) => store.getMatch(id)));
-    return records.reduce((sum, match) => sum + (match?.moveCount ?? 0), 0);
+    return records.reduce(
+      (sum, match) => sum + Math.max(0, (match?.moveCount ?? 0) - (openingPlies.get(match?.id ?? '') ?? 0)),
+      0,
+    );
   };
   const warmUpMs = Math.max(3000, latencyMs * 10);
   await sleep(warmUpMs);
@@ -140,8 +159,11 @@ async function main(): Promise<void> {
     ofIdeal: Math.round((moveRate / idealRate) * 1000) / 1000,
     workerRedisConnections: clients.length,
     threads: config.workers.threads,
+    openings: values.openings,
+    turnSliceMs: config.workers.turnSliceMs,
     // The whole process (every thread, GC included) per move: what the worker spends on a move.
     cpuMicrosPerMove: Math.round((cpu.user + cpu.system) / moves),
+    systemCpuShare: Math.round((cpu.system / (cpu.user + cpu.system)) * 100) / 100,
     processCpuCores: Math.round(((cpu.user + cpu.system) / 1e6 / elapsedS) * 100) / 100,
     eventLoopDelayP99Ms: Math.max(...delays.map((d) => d.p99Ms)),
     eventLoopDelayMaxMs: Math.max(...delays.map((d) => d.maxMs)),

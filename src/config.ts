@@ -58,6 +58,11 @@ const envSchema = z.object({
    * per core (at most 4): a thread's loop stays responsive only while it is mostly idle.
    */
   WORKER_THREADS: integer(Math.min(availableParallelism(), 4), 0),
+  /**
+   * A worker handles its bots' answers in slices of at most this much work per event-loop
+   * iteration, so that a wave of answers does not hold up its timers; 0 handles each as it comes.
+   */
+  WORKER_TURN_SLICE_MS: integer(2, 0),
   /** A match whose worker died is taken over by another after this long. */
   WORKER_LOCK_MS: integer(30_000, 1000),
   TIME_LIMIT_MS_MIN: integer(50, 1),
@@ -168,6 +173,8 @@ export interface Config {
     readonly concurrency: number;
     /** 0: matches are played on the process' own thread. */
     readonly threads: number;
+    /** 0: answers are handled as they come (see src/match/pacer.ts). */
+    readonly turnSliceMs: number;
     readonly lockDurationMs: number;
   };
   readonly limits: {
@@ -310,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       inProcess: e.WORKERS_IN_PROCESS,
       concurrency: e.WORKER_CONCURRENCY,
       threads: e.WORKER_THREADS,
+      turnSliceMs: e.WORKER_TURN_SLICE_MS,
       lockDurationMs: e.WORKER_LOCK_MS,
     },
     limits: {

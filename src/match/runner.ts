@@ -28,6 +28,8 @@ export interface MatchRunnerDeps {
    * spent waiting for the bot's answer.
    */
   readonly onMoveTimed?: (timing: { readonly latencyMs: number; readonly overheadMs: number }) => void;
+  /** Resolves when a bot's answer may be handled (./pacer.ts): a worker's matches share its loop. */
+  readonly pace?: () => Promise<void>;
 }
 
 /** A match's game and the options its rules name: what every ply is played under. */
@@ -236,6 +238,7 @@ export class MatchRunner {
       throw error;
     }
     const botTimeMs = performance.now() - asked;
+    if (this.deps.pace) await this.deps.pace();
     if (signal.aborted) return { kind: 'interrupted' };
     const judged = judgeAnswer(game, options, position, answer, timeoutMs);
     if (!judged.ok) return { kind: 'fault', fault: judged.fault };

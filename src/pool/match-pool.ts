@@ -6,6 +6,7 @@ import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { BotClient } from '../bot-client/index.ts';
 import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { TurnPacer } from '../match/pacer.ts';
 import type { Player } from '../match/player.ts';
 import { playersFor } from '../match/players.ts';
 import { announceStart, PullPlayer } from '../match/pull-player.ts';
@@ -20,6 +21,11 @@ import { RedisStore } from '../store/redis-store.ts';
 import { RedisTournamentStore } from '../store/redis-tournament-store.ts';
 
 const random = (size: number) => randomBytes(size);
+
+function pacer(sliceMs: number): () => Promise<void> {
+  const turns = new TurnPacer(sliceMs);
+  return () => turns.turn();
+}
 
 /**
  * Builds one pool of match workers on this thread: its own Redis connections, the bot client, the
@@ -49,6 +55,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     logger,
     announceStart: (match) => announceStart(pullStore, match),
     pauseAfterFaults: config.matchmaking.pauseAfterFaults,
+    ...(config.workers.turnSliceMs > 0 ? { pace: pacer(config.workers.turnSliceMs) } : {}),
   });
   const tournaments = new TournamentProgress({
     store,
