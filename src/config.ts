@@ -58,6 +58,8 @@ const envSchema = z.object({
    * per core (at most 4): a thread's loop stays responsive only while it is mostly idle.
    */
   WORKER_THREADS: integer(Math.min(availableParallelism(), 4), 0),
+  /** The most memory a pool thread's young generation may grow to (V8 grows it only under load). */
+  WORKER_THREAD_YOUNG_GENERATION_MB: integer(128, 1),
   /**
    * A worker handles its bots' answers in slices of at most this much work per event-loop
    * iteration, so that a wave of answers does not hold up its timers; 0 handles each as it comes.
@@ -175,6 +177,7 @@ export interface Config {
     readonly threads: number;
     /** 0: answers are handled as they come (see src/match/pacer.ts). */
     readonly turnSliceMs: number;
+    readonly threadYoungGenerationMb: number;
     readonly lockDurationMs: number;
   };
   readonly limits: {
@@ -318,6 +321,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WORKER_CONCURRENCY,
       threads: e.WORKER_THREADS,
       turnSliceMs: e.WORKER_TURN_SLICE_MS,
+      threadYoungGenerationMb: e.WORKER_THREAD_YOUNG_GENERATION_MB,
       lockDurationMs: e.WORKER_LOCK_MS,
     },
     limits: {

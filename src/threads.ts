@@ -21,7 +21,10 @@ export function threadEntry(name: string, from: string): URL {
  * @example
  * const thread = startThread(threadEntry('./fit-worker', import.meta.url));
  */
-export function startThread(entry: URL, options: Pick<WorkerOptions, 'workerData' | 'name'> = {}): Worker {
+export function startThread(
+  entry: URL,
+  options: Pick<WorkerOptions, 'workerData' | 'name' | 'resourceLimits'> = {},
+): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)})

@@ -67,7 +67,14 @@ export async function startPoolThreads(config: Config, logger: Logger): Promise<
       config: { ...config, workers: { ...config.workers, concurrency: share } },
       matchmaking: index === 0,
     };
-    const thread = startThread(ENTRY, { workerData: data, name: `match-pool-${index}` });
+    const thread = startThread(ENTRY, {
+      workerData: data,
+      name: `match-pool-${index}`,
+      // A busy thread makes garbage fast, and each answer's objects live through the bot's think
+      // time: a larger young generation collects less often for the same survivors (bench:concurrency
+      // at 1000 matches: 178 µs of CPU a move instead of 208-221, and a shorter p99 loop delay).
+      resourceLimits: { maxYoungGenerationSizeMb: config.workers.threadYoungGenerationMb },
+    });
     threads[index] = thread;
     return new Promise((resolve, reject) => {
       let started = false;

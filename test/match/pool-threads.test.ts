@@ -60,10 +60,14 @@ describe('match pool threads', { timeout: 60_000 }, () => {
     }
   });
 
-  it('never start more threads than matches they may play', async () => {
+  it('never start more threads than matches they may play, each with its young generation', async () => {
     const pool = await startPoolThreads(threaded(3, 1), pino({ level: 'silent' }));
     try {
       expect(pool.threads).toHaveLength(1);
+      // Each runs with the young generation the configuration gives it.
+      expect(pool.threads[0]?.resourceLimits?.maxYoungGenerationSizeMb).toBe(
+        h.config.workers.threadYoungGenerationMb,
+      );
     } finally {
       await pool.close();
     }
