@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { type Clock, type RandomBytes, systemClock } from '../clock.ts';
 import { pooledRandomBytes } from '../random.ts';
 import { parseBotAction } from './action.ts';
@@ -175,43 +175,56 @@ export class BotClient {
    * One retry, within the same deadline, when the connection is refused or reset while connecting;
    * every other fault is final.
    */
-  async callBot(request: BotCallRequest): Promise<BotCallOutcome> {
-    if (this.#closed) throw new Error('BotClient is closed');
-    request.signal?.throwIfAborted();
-    const start = this.#now();
-
-    const parsed = this.#target(request.url);
-    if (!parsed.ok) {
-      return failed(
-        { reason: 'bot-error', cause: 'invalid-url', message: parsed.message },
-        this.#since(start),
-      );
+  callBot(request: BotCallRequest): Promise<BotCallOutcome> {
+    // Not async itself: the request (the state, its JSON) is let go once the call is sent, rather
+    // than held in a suspended frame through the bot's think time, where every young-generation
+    // collection of a busy worker copied it again.
+    try {
+      if (this.#closed) throw new Error('BotClient is closed');
+      request.signal?.throwIfAborted();
+      const start = this.#now();
+      const parsed = this.#target(request.url);
+      if (!parsed.ok) {
+        const fault = { reason: 'bot-error', cause: 'invalid-url', message: parsed.message } as const;
+        return Promise.resolve(failed(fault, this.#since(start)));
+      }
+      const { target } = parsed;
+      // Encoded once, for both the signature and the socket (undici would encode a string again).
+      const payload = Buffer.from(request.stateJson ?? JSON.stringify(request.state));
+      let headers: Record<string, string>;
+      if (request.webhookSecret === null) {
+        headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+      } else {
+        const id = webhookId(request.state.matchId, request.state.ply, this.#random);
+        const timestamp = webhookTimestamp(this.#clock.now());
+        headers = {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'webhook-id': id,
+          'webhook-timestamp': timestamp,
+          'webhook-signature': webhookSignature(request.webhookSecret, id, timestamp, payload),
+        };
+      }
+      const dispatch = { origin: target.origin, path: target.path, method: 'POST', headers, body: payload };
+      return this.#send(dispatch, target.href, request.timeoutMs, request.signal, start);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const { target } = parsed;
+  }
 
-    // Encoded once, for both the signature and the socket (undici would encode a string again).
-    const payload = Buffer.from(request.stateJson ?? JSON.stringify(request.state));
-    let headers: Record<string, string>;
-    if (request.webhookSecret === null) {
-      headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-    } else {
-      const id = webhookId(request.state.matchId, request.state.ply, this.#random);
-      const timestamp = webhookTimestamp(this.#clock.now());
-      headers = {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        'webhook-id': id,
-        'webhook-timestamp': timestamp,
-        'webhook-signature': webhookSignature(request.webhookSecret, id, timestamp, payload),
-      };
-    }
-    const dispatch = { origin: target.origin, path: target.path, method: 'POST', headers, body: payload };
-
+  /** Sends the call, retrying once a connection refused or reset while connecting. */
+  async #send(
+    dispatch: Dispatcher.DispatchOptions,
+    href: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    start: number,
+  ): Promise<BotCallOutcome> {
     // The timer and the caller's signal stop whichever attempt is in flight; no AbortController
     // per call, since an exchange aborts itself (and rejects at once, even before it has a socket).
-    const stop = new CallStop(request.timeoutMs);
-    const timer = setTimeout(expire, request.timeoutMs, stop);
-    const calls = request.signal ? this.#callsUnder(request.signal) : undefined;
+    const stop = new CallStop(timeoutMs);
+    const timer = setTimeout(expire, timeoutMs, stop);
+    const calls = signal ? this.#callsUnder(signal) : undefined;
     calls?.add(stop);
     try {
       for (let tries = 1; ; tries++) {
@@ -222,13 +235,13 @@ export class BotClient {
         try {
           answer = await attempt.answer;
         } catch (error) {
-          if (request.signal?.aborted) throw request.signal.reason;
+          if (signal?.aborted) throw signal.reason;
           if (stop.timedOut) {
             return failed(
               {
                 reason: 'timeout',
                 cause: 'timeout',
-                message: `the bot did not answer within ${request.timeoutMs} ms`,
+                message: `the bot did not answer within ${timeoutMs} ms`,
               },
               this.#since(start),
             );
@@ -236,7 +249,7 @@ export class BotClient {
           const code = errorCode(error);
           const retry = tries === 1 && isConnectPhaseError(error) && RETRYABLE_CONNECT_CODES.has(code ?? '');
           if (retry) continue;
-          return { ok: false, fault: faultFromError(error, this.#since(start), target.href) };
+          return { ok: false, fault: faultFromError(error, this.#since(start), href) };
         }
         return judge(answer, this.#since(start));
       }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
 import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
-import { botState, botStateJson, WireHistory } from '../protocol/state.ts';
+import { botState, botStateJson, type TurnContext, WireHistory } from '../protocol/state.ts';
 import type { LiveTurn } from '../store/match-events.ts';
 import type { BotRecord, Color, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
@@ -211,27 +211,20 @@ export class MatchRunner {
     }
     const { timeLimitMs } = match.rules;
     const timeoutMs = timeLimitMs + clocks.banks[color];
-    const state = botState({
-      match,
-      moves,
-      position,
-      timeLimitMs,
-      remainingOverageMs: clocks.banks[color],
-      lastLatencyMs: clocks.lastLatency[color],
-      opponentRating: bots[otherSide(color)].rating,
-      history,
-    });
-    const stateJson = botStateJson(state, history);
     const asked = performance.now();
     let answer: MoveOutcome;
     try {
-      answer = await player.move({
-        state,
-        stateJson,
-        timeoutMs,
-        signal,
-        ...(deadline === null ? {} : { deadline }),
-      });
+      const turn: TurnContext = {
+        match,
+        moves,
+        position,
+        timeLimitMs,
+        remainingOverageMs: clocks.banks[color],
+        lastLatencyMs: clocks.lastLatency[color],
+        opponentRating: bots[otherSide(color)].rating,
+        history,
+      };
+      answer = await this.ask(player, turn, history, { timeoutMs, signal, deadline });
     } catch (error) {
       // A player told to stop may answer by throwing (the bot client rethrows the abort).
       if (signal.aborted) return { kind: 'interrupted' };
@@ -255,6 +248,22 @@ export class MatchRunner {
       latencyMs,
     };
     return { kind: 'move', move, position: judged.position, botTimeMs };
+  }
+
+  /**
+   * Asks `player` for its move with the state it sees. Not async itself: the state and its JSON go
+   * with the request and are let go once it is sent, rather than held in the turn's suspended frame
+   * through the bot's think time, where each young-generation collection copied them again.
+   */
+  private ask(
+    player: Player,
+    turn: TurnContext,
+    history: WireHistory,
+    { timeoutMs, signal, deadline }: { timeoutMs: number; signal: AbortSignal; deadline: number | null },
+  ): Promise<MoveOutcome> {
+    const state = botState(turn);
+    const stateJson = botStateJson(state, history);
+    return player.move({ state, stateJson, timeoutMs, signal, ...(deadline === null ? {} : { deadline }) });
   }
 
   /** The turn starting now at `ply` from `position`, as spectators see it (see live-turn.ts). */
