@@ -1,53 +1,29 @@
-import type { QueueEvents } from 'bullmq';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PoolThreads, startPoolThreads } from '../../src/pool/threads.ts';
-import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { until } from '../support/private-redis.ts';
-import { matchJobDone, matchQueueEvents } from '../support/queue-events.ts';
+import { matchJobDone } from '../support/queue-events.ts';
+import { workerFixture } from '../support/worker-fixture.ts';
 
-let h: Harness;
-let events: QueueEvents;
-const bots: LoopbackBot[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-  events = await matchQueueEvents(h);
-});
-afterAll(async () => {
-  await events.close();
-  await Promise.all(bots.map((bot) => bot.close()));
-  await h.close();
-});
-
-async function pair(prefix: string, delayMs: number) {
-  const [x, y] = await Promise.all([
-    startLoopbackBot(playsFirstLegal(delayMs)),
-    startLoopbackBot(playsFirstLegal(delayMs)),
-  ]);
-  bots.push(x, y);
-  const a = await registerBot(h, { name: `${prefix}-a`, url: x.url });
-  const b = await registerBot(h, { name: `${prefix}-b`, url: y.url });
-  return { a, b };
-}
+const fixture = workerFixture();
+const pair = fixture.pair.bind(fixture);
 
 /** The harness' configuration with the workers on `threads` threads sharing `concurrency`. */
 function threaded(threads: number, concurrency: number, lockMs = 30_000) {
-  const { config } = h;
+  const { config } = fixture.h;
   return { ...config, workers: { ...config.workers, threads, concurrency, lockDurationMs: lockMs } };
 }
 
 describe('match pool threads', { timeout: 60_000 }, () => {
   it('play matches on as many threads, each with its own event loop', async () => {
     const { a, b } = await pair('threads', 5);
-    const ids = await Promise.all(Array.from({ length: 4 }, () => createMatch(h, a.id, b.id)));
+    const ids = await Promise.all(Array.from({ length: 4 }, () => createMatch(fixture.h, a.id, b.id)));
     const pool = await startPoolThreads(threaded(2, 4), pino({ level: 'silent' }));
     try {
-      await Promise.all(ids.map((id) => matchJobDone(h, events, id, 30_000)));
+      await Promise.all(ids.map((id) => matchJobDone(fixture.h, fixture.events, id, 30_000)));
       for (const id of ids) {
-        const match = await h.store.getMatch(id);
+        const match = await fixture.h.store.getMatch(id);
         expect(match?.status).toBe('finished');
         expect(match?.result?.reason).toBe('completed');
       }
@@ -66,7 +42,7 @@ describe('match pool threads', { timeout: 60_000 }, () => {
       expect(pool.threads).toHaveLength(1);
       // Each runs with the young generation the configuration gives it.
       expect(pool.threads[0]?.resourceLimits?.maxYoungGenerationSizeMb).toBe(
-        h.config.workers.threadYoungGenerationMb,
+        fixture.h.config.workers.threadYoungGenerationMb,
       );
     } finally {
       await pool.close();
@@ -75,20 +51,24 @@ describe('match pool threads', { timeout: 60_000 }, () => {
 
   it('replace a thread that ends, and the match it played is finished exactly once', async () => {
     const { a, b } = await pair('restart', 30);
-    const id = await createMatch(h, a.id, b.id, { rated: true });
+    const id = await createMatch(fixture.h, a.id, b.id, { rated: true });
     const pool: PoolThreads = await startPoolThreads(threaded(1, 1, 2000), pino({ level: 'silent' }));
     try {
-      await until(async () => ((await h.store.getMatch(id))?.moveCount ?? 0) >= 6, 'some moves', 30_000);
+      await until(
+        async () => ((await fixture.h.store.getMatch(id))?.moveCount ?? 0) >= 6,
+        'some moves',
+        30_000,
+      );
       const first = pool.threads[0];
       await first?.terminate();
       await until(async () => pool.threads[0] !== first, 'a new thread', 10_000);
-      await matchJobDone(h, events, id, 45_000);
-      const match = await h.store.getMatch(id);
+      await matchJobDone(fixture.h, fixture.events, id, 45_000);
+      const match = await fixture.h.store.getMatch(id);
       expect(match?.status).toBe('finished');
       expect(match?.result?.reason).toBe('completed');
-      const moves = await h.store.getMoves(id);
+      const moves = await fixture.h.store.getMoves(id);
       expect(moves.map((move) => move.ply)).toEqual(moves.map((_, index) => index + 1));
-      for (const bot of [a, b]) expect(await h.store.ratingHistory(bot.id)).toHaveLength(1);
+      for (const bot of [a, b]) expect(await fixture.h.store.ratingHistory(bot.id)).toHaveLength(1);
     } finally {
       await pool.close();
     }

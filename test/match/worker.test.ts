@@ -1,55 +1,35 @@
-import type { QueueEvents } from 'bullmq';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerBot } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
 import { createMatch } from '../support/arena.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
-import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { until } from '../support/private-redis.ts';
-import { matchJobDone, matchQueueEvents } from '../support/queue-events.ts';
+import { matchJobDone } from '../support/queue-events.ts';
+import { workerFixture } from '../support/worker-fixture.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
-let h: Harness;
-let events: QueueEvents;
-const bots: LoopbackBot[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-  events = await matchQueueEvents(h);
-});
-afterAll(async () => {
-  await events.close();
-  await Promise.all(bots.map((bot) => bot.close()));
-  await h.close();
-});
-
-async function pair(prefix: string, delayMs: number) {
-  const [x, y] = await Promise.all([
-    startLoopbackBot(playsFirstLegal(delayMs)),
-    startLoopbackBot(playsFirstLegal(delayMs)),
-  ]);
-  bots.push(x, y);
-  const a = await registerBot(h, { name: `${prefix}-a`, url: x.url });
-  const b = await registerBot(h, { name: `${prefix}-b`, url: y.url });
-  return { a, b };
-}
+const fixture = workerFixture();
+const pair = fixture.pair.bind(fixture);
 
 /** The match as the API shows it; anything but 200 (a 429 above all) fails the test at once. */
 async function getMatch(id: string) {
-  const res = await request(h.app).get(`/v1/matches/${id}`);
+  const res = await request(fixture.h.app).get(`/v1/matches/${id}`);
   expect(res.status).toBe(200);
   return res.body;
 }
 
 /** Waits on the store, not on the API: polls there never meet a rate limit. */
 async function movesPlayed(id: string, atLeast: number): Promise<void> {
-  await until(async () => ((await h.store.getMatch(id))?.moveCount ?? 0) >= atLeast, 'some moves', 30_000);
+  await until(
+    async () => ((await fixture.h.store.getMatch(id))?.moveCount ?? 0) >= atLeast,
+    'some moves',
+    30_000,
+  );
 }
 
 /** Starts a fresh worker, waits for it to finish the match, then stops it. */
 async function finishOnAnotherWorker(id: string): Promise<void> {
-  const worker = spawnWorker(h);
+  const worker = spawnWorker(fixture.h);
   try {
-    await matchJobDone(h, events, id, 60_000);
+    await matchJobDone(fixture.h, fixture.events, id, 60_000);
   } finally {
     worker.kill('SIGTERM');
     await exited(worker);
@@ -59,10 +39,10 @@ async function finishOnAnotherWorker(id: string): Promise<void> {
 describe('a worker process', { timeout: 90_000 }, () => {
   it('plays a queued match to the end', async () => {
     const { a, b } = await pair('queued', 0);
-    const id = await createMatch(h, a.id, b.id);
-    const worker = spawnWorker(h);
+    const id = await createMatch(fixture.h, a.id, b.id);
+    const worker = spawnWorker(fixture.h);
     try {
-      await matchJobDone(h, events, id, 30_000);
+      await matchJobDone(fixture.h, fixture.events, id, 30_000);
       const match = await getMatch(id);
       expect(match.status).toBe('finished');
       expect(match.result.reason).toBe('completed');
@@ -75,8 +55,8 @@ describe('a worker process', { timeout: 90_000 }, () => {
   describe('killed mid-match with SIGKILL', () => {
     it('leaves the match to another worker, which finishes it exactly once', async () => {
       const { a, b } = await pair('killed', 25);
-      const id = await createMatch(h, a.id, b.id, { rated: true });
-      const first = spawnWorker(h);
+      const id = await createMatch(fixture.h, a.id, b.id, { rated: true });
+      const first = spawnWorker(fixture.h);
       await movesPlayed(id, 6);
       first.kill('SIGKILL');
       await exited(first);
@@ -92,10 +72,10 @@ describe('a worker process', { timeout: 90_000 }, () => {
       );
       expect(match.moves.length).toBeGreaterThan(movesAtKill);
       for (const bot of [a, b]) {
-        const profile = await request(h.app).get(`/v1/bots/${bot.id}`);
+        const profile = await request(fixture.h.app).get(`/v1/bots/${bot.id}`);
         expect(profile.status).toBe(200);
         expect(profile.body.games).toBe(1);
-        expect(await h.store.ratingHistory(bot.id)).toHaveLength(1);
+        expect(await fixture.h.store.ratingHistory(bot.id)).toHaveLength(1);
       }
     });
   });
@@ -103,14 +83,14 @@ describe('a worker process', { timeout: 90_000 }, () => {
   describe('sent SIGTERM mid-match', () => {
     it('hands the match back after its grace period, and the next worker resumes it', async () => {
       const { a, b } = await pair('graceful', 25);
-      const id = await createMatch(h, a.id, b.id);
-      const first = spawnWorker(h, { SHUTDOWN_GRACE_MS: '200' });
+      const id = await createMatch(fixture.h, a.id, b.id);
+      const first = spawnWorker(fixture.h, { SHUTDOWN_GRACE_MS: '200' });
       await movesPlayed(id, 4);
       first.kill('SIGTERM');
       expect(await exited(first)).toBe(0);
       const handedBack = await getMatch(id);
       expect(handedBack.status).toBe('running');
-      expect(await h.queue.queue.getJobState(id)).toBe('waiting');
+      expect(await fixture.h.queue.queue.getJobState(id)).toBe('waiting');
 
       await finishOnAnotherWorker(id);
       const match = await getMatch(id);
