@@ -19,7 +19,15 @@ export interface ApiProcess {
 export function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', REDIS_AUTOSTART: 'false', ...env },
+    // One pool thread unless a test asks for more: each thread loads the sources again.
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      REDIS_AUTOSTART: 'false',
+      WORKER_THREADS: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A test that fails or times out must not leave the process running.

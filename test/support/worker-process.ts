@@ -16,6 +16,8 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
       ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
       WORKER_LOCK_MS: '2000',
       WORKER_CONCURRENCY: '2',
+      // One pool thread (the threaded path all the same): each thread loads the sources again.
+      WORKER_THREADS: '1',
       MATCHMAKING_ENABLED: 'false',
       LOG_LEVEL: 'warn',
       ...env,
