@@ -49,7 +49,8 @@ const envSchema = z.object({
   /**
    * Matches one worker process plays at once. A match mostly waits on a bot (a timer, a socket, a
    * shared subscription), so this is high: a bot that stalls its matches must not hold up others'.
-   * Measured with npm run bench:concurrency (README, "Scale").
+   * 500: on 2 cores against 200 ms bots, all of the ideal move rate with event-loop delay p99 near
+   * 17 ms; 1000 gives 98% with p99 20-23 ms (npm run bench:concurrency, README "Workers").
    */
   WORKER_CONCURRENCY: integer(500, 1),
   /**
