@@ -5,7 +5,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { createLogger } from '../logger.ts';
+import { pino } from 'pino';
+import { loggerOptions } from '../logger.ts';
 import { startMatchPool } from './match-pool.ts';
 import type { PoolCommand, PoolReport, PoolThreadData } from './threads.ts';
 
@@ -13,8 +14,14 @@ const port = parentPort;
 if (port === null) throw new Error('pool/thread.ts runs as a worker thread, not as a program');
 const report = (message: PoolReport) => port.postMessage(message);
 
-const { config, matchmaking } = workerData as PoolThreadData;
-const logger = createLogger(config).child({ thread: threadId });
+const { config, matchmaking, pretty } = workerData as PoolThreadData;
+// Written at once: a thread logs little, and what it buffered would be lost when it is ended (a
+// terminated thread runs no exit handlers) or dies.
+const logger = (
+  pretty
+    ? pino(loggerOptions(config, true))
+    : pino(loggerOptions(config, false), pino.destination({ sync: true }))
+).child({ thread: threadId });
 // Always on: a libuv timer every 10 ms, which costs nothing next to the matches' own timers.
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
@@ -28,7 +35,6 @@ port.on('message', async (command: PoolCommand) => {
   }
   loop.disable();
   await pool.close();
-  logger.flush();
   report({ type: 'closed' });
 });
 report({ type: 'started' });

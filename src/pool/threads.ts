@@ -27,12 +27,22 @@ export interface PoolThreadData {
   readonly config: Config;
   /** Only the first thread runs matchmaking: one scheduler per process, as without threads. */
   readonly matchmaking: boolean;
+  /** The process logs readable lines (its stdout is a terminal; a thread's never says so). */
+  readonly pretty: boolean;
 }
 
 const ENTRY = threadEntry('./thread', import.meta.url);
 
-/** A thread that died unasked is started again after this long (its matches resume at once). */
+/**
+ * A thread that died unasked is started again after this long, doubling for each death in a row up
+ * to the most; its matches resume once their locks expire (`WORKER_LOCK_MS`), as after a kill.
+ */
 const RESTART_DELAY_MS = 1000;
+const RESTART_DELAY_MAX_MS = 30_000;
+/** A thread that ran this long before it died counts as healthy: its next restart waits 1 s again. */
+const HEALTHY_AFTER_MS = 60_000;
+/** How long a thread has to report its loop delay. */
+const LOOP_DELAY_ANSWER_MS = 5000;
 
 /** The match workers of a process on threads of their own (see `startWorkers`). */
 export interface PoolThreads {
@@ -48,8 +58,9 @@ export interface PoolThreads {
  * its share of the process' concurrency with connections of its own: a thread's event loop then
  * carries only its share of the bot calls, and the process uses as many cores as it has threads.
  * Resolves once every thread has started; rejects (ending the others) if one fails to. A thread
- * that dies later is logged and started again: its matches' locks were its own, so the new thread
- * (or any worker) resumes them from their recorded moves, as after a kill.
+ * that dies later is logged and started again, with a growing delay while it keeps dying: its
+ * matches' locks were its own, so once they expire the new thread (or any worker) resumes them
+ * from their recorded moves, as after a kill.
  *
  * @example
  * const workers = await startPoolThreads(config, logger);
@@ -61,11 +72,32 @@ export async function startPoolThreads(config: Config, logger: Logger): Promise<
   const threads: Worker[] = [];
   let closing = false;
 
+  // Restarts wait longer after each death in a row (1 s, 2 s … 30 s); a thread that ran a minute
+  // counts as healthy again. The timers are kept (not unref'd): in `npm run worker` the threads are
+  // all that keeps the process alive, and it must not exit quietly between a death and a restart.
+  const restarts = new Map<number, NodeJS.Timeout>();
+  const deathsInARow = new Map<number, number>();
+  const restartLater = (index: number) => {
+    const deaths = (deathsInARow.get(index) ?? 0) + 1;
+    deathsInARow.set(index, deaths);
+    const delayMs = Math.min(RESTART_DELAY_MAX_MS, RESTART_DELAY_MS * 2 ** (deaths - 1));
+    const timer = setTimeout(() => {
+      restarts.delete(index);
+      if (closing) return;
+      start(index).catch((error: unknown) => {
+        logger.error({ err: error, thread: index, delayMs }, 'a match pool thread failed to start again');
+        if (!closing) restartLater(index);
+      });
+    }, delayMs);
+    restarts.set(index, timer);
+  };
+
   const start = (index: number): Promise<void> => {
     const share = Math.floor(concurrency / count) + (index < concurrency % count ? 1 : 0);
     const data: PoolThreadData = {
       config: { ...config, workers: { ...config.workers, concurrency: share } },
       matchmaking: index === 0,
+      pretty: process.stdout.isTTY === true,
     };
     const thread = startThread(ENTRY, {
       workerData: data,
@@ -77,27 +109,25 @@ export async function startPoolThreads(config: Config, logger: Logger): Promise<
     });
     threads[index] = thread;
     return new Promise((resolve, reject) => {
-      let started = false;
+      let startedAt: number | undefined;
       thread.on('message', (report: PoolReport) => {
         if (report.type !== 'started') return;
-        started = true;
+        startedAt = performance.now();
         resolve();
       });
       thread.once('error', (error) => {
-        if (!started) reject(error);
+        if (startedAt === undefined) reject(error);
         else logger.error({ err: error, thread: index }, 'a match pool thread failed');
       });
       thread.once('exit', (code) => {
-        if (!started) reject(new Error(`match pool thread ${index} exited (code ${code}) while starting`));
-        else if (!closing) {
-          logger.error({ thread: index, code }, 'a match pool thread ended; starting it again');
-          setTimeout(() => {
-            if (closing) return;
-            start(index).catch((error: unknown) =>
-              logger.error({ err: error, thread: index }, 'a match pool thread failed to start again'),
-            );
-          }, RESTART_DELAY_MS).unref();
+        if (startedAt === undefined) {
+          reject(new Error(`match pool thread ${index} exited (code ${code}) while starting`));
+          return;
         }
+        if (closing) return;
+        if (performance.now() - startedAt >= HEALTHY_AFTER_MS) deathsInARow.delete(index);
+        logger.error({ thread: index, code }, 'a match pool thread ended; starting it again');
+        restartLater(index);
       });
     });
   };
@@ -115,31 +145,51 @@ export async function startPoolThreads(config: Config, logger: Logger): Promise<
     threads,
     async close() {
       closing = true;
+      for (const timer of restarts.values()) clearTimeout(timer);
+      restarts.clear();
       await Promise.all(threads.map((thread) => closeThread(thread)));
     },
     loopDelays() {
-      return Promise.all(threads.map((thread) => ask(thread, { type: 'loop-delay' }, 'loop-delay')));
+      return Promise.all(
+        threads.map((thread) => ask(thread, { type: 'loop-delay' }, 'loop-delay', LOOP_DELAY_ANSWER_MS)),
+      );
     },
   };
 }
 
-/** Sends `command` and waits for the thread's report of `type` (or its exit). */
+/**
+ * Sends `command` and waits for the thread's report of `type`. Rejects at once for a thread that
+ * has ended, when it ends first, or after `timeoutMs` when one is given.
+ */
 function ask<T extends PoolReport['type']>(
   thread: Worker,
   command: PoolCommand,
   type: T,
+  timeoutMs?: number,
 ): Promise<Extract<PoolReport, { type: T }>> {
+  if (thread.threadId === -1) return Promise.reject(new Error('the match pool thread has ended'));
   return new Promise((resolve, reject) => {
-    const onMessage = (report: PoolReport) => {
-      if (report.type !== type) return;
+    const settle = () => {
+      clearTimeout(timer);
       thread.off('exit', onExit);
       thread.off('message', onMessage);
+    };
+    const onMessage = (report: PoolReport) => {
+      if (report.type !== type) return;
+      settle();
       resolve(report as Extract<PoolReport, { type: T }>);
     };
     const onExit = (code: number) => {
-      thread.off('message', onMessage);
+      settle();
       reject(new Error(`the match pool thread exited (code ${code})`));
     };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            settle();
+            reject(new Error(`the match pool thread did not answer ${command.type} within ${timeoutMs} ms`));
+          }, timeoutMs);
     thread.on('message', onMessage);
     thread.once('exit', onExit);
     thread.postMessage(command);

@@ -61,6 +61,8 @@ describe('match pool threads', { timeout: 60_000 }, () => {
       );
       const first = pool.threads[0];
       await first?.terminate();
+      // Asking an ended thread fails at once rather than waiting for an answer that cannot come.
+      await expect(pool.loopDelays()).rejects.toThrow(/ended/);
       await until(async () => pool.threads[0] !== first, 'a new thread', 10_000);
       await matchJobDone(fixture.h, fixture.events, id, 45_000);
       const match = await fixture.h.store.getMatch(id);
