@@ -338,8 +338,10 @@ describe('a match being played', () => {
 
     const done = arena.play(id);
     await firstHold;
-    const sofar = (await request(h.app).get(`/v1/matches/${id}`)).body.moves.length;
-    expect(sofar).toBeGreaterThanOrEqual(6);
+    // A ply is stored while the bot thinks on the next one: wait for the sixth to be.
+    const movesStored = async () => (await request(h.app).get(`/v1/matches/${id}`)).body.moves.length;
+    await expect.poll(movesStored, { timeout: 5000 }).toBeGreaterThanOrEqual(6);
+    const sofar = await movesStored();
     // The page follows the game while the user is at the latest move.
     await expect.poll(() => shownPly(page), { timeout: 5000 }).toBe(sofar);
     await expect(page.locator('#outcome').textContent()).resolves.toContain('Live');
