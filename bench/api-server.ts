@@ -10,7 +10,7 @@
  * Each prints one JSON line on stdout when it listens (`{ port, ... }`) and closes on SIGTERM.
  */
 
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import express from 'express';
@@ -24,6 +24,7 @@ import { createLogger } from '../src/logger.ts';
 import { playersFor } from '../src/match/players.ts';
 import { eloRule } from '../src/match/rating-rule.ts';
 import { MatchRunner } from '../src/match/runner.ts';
+import { secureRandomBytes } from '../src/random.ts';
 import { startApi } from '../src/service.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import type { ArenaStore } from '../src/store/store.ts';
@@ -31,7 +32,6 @@ import type { ArenaStore } from '../src/store/store.ts';
 const { values } = parseArgs({
   options: { serve: { type: 'string' }, bots: { type: 'string', default: '30' } },
 });
-const random = (size: number) => randomBytes(size);
 
 function announce(fields: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(fields)}\n`);
@@ -56,7 +56,7 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
   const bots = new BotService({
     store,
     clock: systemClock,
-    random,
+    random: secureRandomBytes,
     startingRating: config.rating.start,
     allowPrivateBotUrls: true,
   });
@@ -69,7 +69,7 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
     store,
     queue: { enqueue: async () => {}, prometheusMetrics: async () => '', close: async () => {} },
     clock: systemClock,
-    random,
+    random: secureRandomBytes,
     limits: config.limits,
   });
   const house = (await store.activeBots()).filter((bot) => bot.house !== null);

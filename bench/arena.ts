@@ -11,7 +11,7 @@
  */
 
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
@@ -32,6 +32,7 @@ import { MatchRunner } from '../src/match/runner.ts';
 import { replay } from '../src/match-model/replay.ts';
 import { botState } from '../src/protocol/state.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
+import { secureRandomBytes } from '../src/random.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
@@ -57,7 +58,6 @@ const config = loadConfig({
   LOG_LEVEL: 'warn',
 });
 const logger = pino({ level: 'warn' });
-const random = (size: number) => randomBytes(size);
 
 /** Starts the two instant bots in a child process and returns their URLs. */
 async function instantBots(): Promise<{ urls: [string, string]; stop: () => void }> {
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const bots = new BotService({
     store,
     clock: systemClock,
-    random,
+    random: secureRandomBytes,
     startingRating: 1500,
     allowPrivateBotUrls: true,
   });
@@ -128,7 +128,13 @@ async function main(): Promise<void> {
     logger,
     onMoveTimed: ({ overheadMs }) => overheads.push(overheadMs),
   });
-  const matches = new MatchService({ store, queue, clock: systemClock, random, limits: config.limits });
+  const matches = new MatchService({
+    store,
+    queue,
+    clock: systemClock,
+    random: secureRandomBytes,
+    limits: config.limits,
+  });
 
   const worker = await benchWorker({
     connection: workerRedis,

@@ -11,7 +11,6 @@
  */
 
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +23,7 @@ import { loadConfig } from '../src/config.ts';
 import { startMatchPool } from '../src/pool/match-pool.ts';
 import { type PoolThreads, startPoolThreads } from '../src/pool/threads.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
+import { secureRandomBytes } from '../src/random.ts';
 import { openings } from '../src/reversi/index.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
@@ -79,17 +79,22 @@ async function main(): Promise<void> {
   const store = new RedisStore(redis, prefix);
   const queue = new BullMatchQueue(queueRedis, prefix);
   const bots = await slowBots();
-  const random = (size: number) => randomBytes(size);
   const botService = new BotService({
     store,
     clock: systemClock,
-    random,
+    random: secureRandomBytes,
     startingRating: 1500,
     allowPrivateBotUrls: true,
   });
   const a = await botService.register({ name: 'slow-a', url: bots.urls[0] });
   const b = await botService.register({ name: 'slow-b', url: bots.urls[1] });
-  const matches = new MatchService({ store, queue, clock: systemClock, random, limits: config.limits });
+  const matches = new MatchService({
+    store,
+    queue,
+    clock: systemClock,
+    random: secureRandomBytes,
+    limits: config.limits,
+  });
   // Twice the concurrency, so that the worker has a match to start whenever one ends. Each from a
   // balanced opening, as rated matchmaking plays them: the same game from the start every time
   // would end every match at once, a game's length after they all began, and start as many again.

@@ -20,6 +20,12 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
+ * Cryptographic random bytes, one `randomBytes` call each: what the composition roots hand the
+ * services that make ids, tokens and secrets (the pooled form below is for the bot client's hot path).
+ */
+export const secureRandomBytes = (size: number): Uint8Array => randomBytes(size);
+
+/**
  * Cryptographic random bytes drawn from a pre-filled pool: one `randomBytes` call per 4 kB instead
  * of one per request, which matters on the hot path of every bot call.
  */

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -10,13 +9,12 @@ import { createApp } from './http/app.ts';
 import { startMatchPool } from './pool/match-pool.ts';
 import { startPoolThreads } from './pool/threads.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
+import { secureRandomBytes } from './random.ts';
 import { redisRateLimitStores } from './store/rate-limit-store.ts';
 import { connected, createRedis, RedisOutageLog, redisErrorListener } from './store/redis-connection.ts';
 import { RedisPullStore } from './store/redis-pull-store.ts';
 import { RedisStore } from './store/redis-store.ts';
 import { RedisTournamentStore } from './store/redis-tournament-store.ts';
-
-const random = (size: number) => randomBytes(size);
 
 export interface ArenaProcess {
   /** The express app, when this process serves the API. */
@@ -107,7 +105,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   if (config.houseBots) {
     const house = await ensureHouseBots(store, {
       now: systemClock.now(),
-      random,
+      random: secureRandomBytes,
       startingRating: config.rating.start,
     });
     if (house.registered.length > 0) logger.info({ bots: house.registered }, 'house bots registered');
@@ -131,7 +129,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     pull,
     rateLimitStores,
     clock: systemClock,
-    random,
+    random: secureRandomBytes,
     logger,
     registry,
     isShuttingDown,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { MatchService } from '../arena/matches.ts';
 import { TournamentProgress } from '../arena/tournament-progress.ts';
@@ -15,12 +14,11 @@ import { MatchRunner } from '../match/runner.ts';
 import { MatchWorker } from '../match/worker.ts';
 import { ArenaScheduler } from '../matchmaking/scheduler.ts';
 import { BullMatchQueue } from '../queue/match-queue.ts';
+import { secureRandomBytes } from '../random.ts';
 import { connected, createRedis, RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import { RedisPullStore } from '../store/redis-pull-store.ts';
 import { RedisStore } from '../store/redis-store.ts';
 import { RedisTournamentStore } from '../store/redis-tournament-store.ts';
-
-const random = (size: number) => randomBytes(size);
 
 function pacer(sliceMs: number): () => Promise<void> {
   const turns = new TurnPacer(sliceMs);
@@ -63,7 +61,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     rounds: new RoundMaker({
       queue,
       clock: systemClock,
-      random,
+      random: secureRandomBytes,
       onEnqueueFailure: (matchId, error) =>
         logger.warn({ err: error, matchId }, 'tournament match stored but not queued yet'),
     }),
@@ -89,7 +87,13 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     config,
     store,
     pull: pullStore,
-    matches: new MatchService({ store, queue, clock: systemClock, random, limits: config.limits }),
+    matches: new MatchService({
+      store,
+      queue,
+      clock: systemClock,
+      random: secureRandomBytes,
+      limits: config.limits,
+    }),
     clock: systemClock,
     random: Math.random,
     logger,
