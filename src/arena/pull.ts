@@ -14,7 +14,7 @@ import { matchState } from '../match-model/match-state.ts';
 import { replay } from '../match-model/replay.ts';
 import { type MatchEvent, turnOf } from '../store/match-events.ts';
 import type { BotEventStore, PulledAction, PullStore } from '../store/pull-store.ts';
-import type { Color, MatchRecord } from '../store/records.ts';
+import { type Color, type MatchRecord, matchEnded } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type Principal, requirePrincipal } from './principal.ts';
 
@@ -227,7 +227,7 @@ export class PullService {
       return { state: await this.recordedState(who, matchId, earlier.ply, gone), played: false };
     }
 
-    if (match.status === 'finished' || match.status === 'aborted') {
+    if (matchEnded(match.status)) {
       throw new ConflictError('matches/over', 'The match is over.');
     }
     // No worker plays a queued match yet: no turn is open, no clock runs.
@@ -326,9 +326,7 @@ export class PullService {
    */
   private async isRecorded(matchId: string, ply: number): Promise<boolean> {
     const match = await this.deps.store.getMatch(matchId);
-    return (
-      match === null || match.moveCount >= ply || match.status === 'finished' || match.status === 'aborted'
-    );
+    return match === null || match.moveCount >= ply || matchEnded(match.status);
   }
 
   private recordedAt(

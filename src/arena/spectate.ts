@@ -9,7 +9,7 @@ import {
   type MatchEventStore,
   turnOf,
 } from '../store/match-events.ts';
-import type { MatchRecord, MoveRecord } from '../store/records.ts';
+import { type MatchRecord, type MoveRecord, matchEnded } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type { PullService, StreamItem } from './pull.ts';
 
@@ -36,7 +36,6 @@ export interface SpectatorStart {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const isOver = (status: MatchRecord['status']) => status === 'finished' || status === 'aborted';
 
 /**
  * Spectators: a match followed live (its event stream, see src/store/match-events.ts) and the list
@@ -73,12 +72,12 @@ export class SpectatorService {
   async start(matchId: string, lastEventId: string | undefined): Promise<SpectatorStart> {
     if (lastEventId !== undefined) {
       const match = await this.ensureExists(matchId);
-      return { matchId, state: null, after: lastEventId, ply: 0, ended: isOver(match.status) };
+      return { matchId, state: null, after: lastEventId, ply: 0, ended: matchEnded(match.status) };
     }
     const state = await this.deps.pull.state(null, matchId);
     const recent = await this.deps.events.recent(matchId, RECENT_EVENTS);
     const at = recent.find((event) => endsAt(event, state.ply));
-    return { matchId, state, after: at?.id ?? '0-0', ply: state.ply, ended: isOver(state.status) };
+    return { matchId, state, after: at?.id ?? '0-0', ply: state.ply, ended: matchEnded(state.status) };
   }
 
   /**

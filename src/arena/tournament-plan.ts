@@ -5,7 +5,7 @@
  * the records, asks here, and the store writes the answer in one atomic step.
  */
 
-import type { MatchRecord } from '../store/records.ts';
+import { type MatchRecord, matchEnded } from '../store/records.ts';
 import type { TournamentRecord, TournamentRound } from '../store/tournament-store.ts';
 import {
   type GameResult,
@@ -184,8 +184,7 @@ export function scoredResult(match: MatchRecord): GameResult | null {
 export function roundEnded(round: TournamentRound, matches: ReadonlyMap<string, MatchRecord>): boolean {
   return round.games.every((game) => {
     if (game.match === null) return true;
-    const status = matches.get(game.match)?.status;
-    return status === 'finished' || status === 'aborted';
+    return matchEnded(matches.get(game.match)?.status);
   });
 }
 

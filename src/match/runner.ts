@@ -5,7 +5,15 @@ import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
 import { botState, botStateJson, type TurnContext, WireHistory } from '../protocol/state.ts';
 import type { LiveTurn } from '../store/match-events.ts';
-import type { BotRecord, Color, MatchRecord, MatchResult, MoveRecord, RatingRule } from '../store/records.ts';
+import {
+  type BotRecord,
+  type Color,
+  type MatchRecord,
+  type MatchResult,
+  type MoveRecord,
+  matchEnded,
+  type RatingRule,
+} from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type EndingFault, faultResult } from './fault-result.ts';
 import { liveTurn } from './live-turn.ts';
@@ -88,7 +96,7 @@ export class MatchRunner {
     const { store, clock } = this.deps;
     const match = await store.startMatch(matchId, clock.now());
     if (match === null) return 'missing';
-    if (match.status === 'finished' || match.status === 'aborted') return 'already-ended';
+    if (matchEnded(match.status)) return 'already-ended';
     let ruleset: Ruleset;
     try {
       const game = gameFor(match.game);

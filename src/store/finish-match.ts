@@ -7,7 +7,14 @@ import { BOT_EVENTS_KEPT, type StoreKeys } from './keys.ts';
 import { encodeFinishEvent, MATCH_EVENTS_KEPT, MATCH_EVENTS_TTL_SECONDS } from './match-events.ts';
 import { ratedTallyField } from './ratings.ts';
 import { readHashes } from './read.ts';
-import type { MatchRecord, MatchResult, MatchStatus, RatingHistoryEntry, RatingRule } from './records.ts';
+import {
+  type MatchRecord,
+  type MatchResult,
+  type MatchStatus,
+  matchEnded,
+  type RatingHistoryEntry,
+  type RatingRule,
+} from './records.ts';
 import { challengerOf } from './store.ts';
 
 export interface FinishRequest {
@@ -57,7 +64,7 @@ export async function finishMatchOnce(
     if (attempt > 100) throw new Error(`could not finish ${matchId}: its keys keep changing`);
     const matchHash = await redis.hgetall(matchKey);
     const match = decodeMatch(matchHash);
-    if (match === null || match.status === 'finished' || match.status === 'aborted') return false;
+    if (match === null || matchEnded(match.status)) return false;
     const ids = [match.black.id, match.white.id];
     const botHashes = await readHashes(
       redis,

@@ -8,6 +8,11 @@ import type { Side as Color } from '../game/index.ts';
 export type { Color };
 export type BotStatus = 'active' | 'retired';
 export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
+
+/** Whether a match with this status is over: finished with a result, or aborted (no match: not). */
+export function matchEnded(status: MatchStatus | undefined): boolean {
+  return status === 'finished' || status === 'aborted';
+}
 export type ResultReason = 'completed' | FaultReason | 'no-show' | 'aborted';
 
 export interface BotRecord {
