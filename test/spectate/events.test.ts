@@ -61,6 +61,27 @@ async function pushBot(name: string, answerer: Answerer) {
 const firstLegal: Answerer = (state, res) => answer(res, 200, { action: state.legalMoves[0] });
 const lastLegal: Answerer = (state, res) => answer(res, 200, { action: state.legalMoves.at(-1) });
 
+/**
+ * A push bot (as `pushBot`) that plays its first legal move but holds its answer at `ply`: `holds`
+ * settles when it is asked for that ply, and `release` lets it answer.
+ */
+async function holdingAt(name: string, ply: number) {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let holding: () => void = () => {};
+  const holds = new Promise<void>((resolve) => {
+    holding = resolve;
+  });
+  const pushed = await pushBot(name, (state, res, seen) => {
+    if (state.ply !== ply) return firstLegal(state, res, seen);
+    holding();
+    void released.then(() => firstLegal(state, res, seen));
+  });
+  return { ...pushed, holds, release };
+}
+
 /** Opens a spectator's stream of match `id`, closed after the file. */
 async function spectate(id: string, headers: Record<string, string> = {}): Promise<SseConnection> {
   const connection = await openSse(`${site.origin}/v1/matches/${id}/events`, headers);
@@ -225,19 +246,7 @@ describe('GET /v1/matches/{id}/events', () => {
 
   describe('joined while a bot thinks', () => {
     it("starts at the current ply with the turn's deadline, then only the moves after it", async () => {
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let holding: () => void = () => {};
-      const holds = new Promise<void>((resolve) => {
-        holding = resolve;
-      });
-      const black = await pushBot('joined-black', (state, res, seen) => {
-        if (state.ply !== 5) return firstLegal(state, res, seen);
-        holding();
-        void held.then(() => firstLegal(state, res, seen));
-      });
+      const { holds, release, ...black } = await holdingAt('joined-black', 5);
       const white = await pushBot('joined-white', lastLegal);
       const id = await createMatch(h, black.bot.id, white.bot.id, {
         rules: { firstPlayer: 'black', timeLimitMs: 10_000, overageMs: 0 },
@@ -360,19 +369,7 @@ describe('GET /v1/matches/{id}/events', () => {
 
 describe('GET /v1/matches/live', () => {
   it('lists a running match with its players, ratings, ply and deadline, and drops it once it ends', async () => {
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding: () => void = () => {};
-    const holds = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
-    const black = await pushBot('listed-black', (state, res, seen) => {
-      if (state.ply !== 3) return firstLegal(state, res, seen);
-      holding();
-      void held.then(() => firstLegal(state, res, seen));
-    });
+    const { holds, release, ...black } = await holdingAt('listed-black', 3);
     const white = await pushBot('listed-white', lastLegal);
     const id = await createMatch(h, black.bot.id, white.bot.id, {
       rules: { firstPlayer: 'black', timeLimitMs: 10_000, overageMs: 0 },
