@@ -218,22 +218,23 @@ export class RedisTournamentStore implements TournamentStore {
   }
 
   addRound(id: string, after: number, next: NewRound): Promise<boolean> {
-    const k = this.keys;
-    const tx = new GuardedWrites()
-      .guard(k.tournament(id), 'status', 'running')
-      .guard(k.tournament(id), 'roundsCreated', String(after));
+    const tx = this.whileRunningAfter(id, after);
     this.writeRound(tx, id, next);
     return tx.run(this.scripts.guardedWrites);
   }
 
   finish(id: string, after: number, finishedAt: number): Promise<boolean> {
     const k = this.keys;
-    const tx = new GuardedWrites()
-      .guard(k.tournament(id), 'status', 'running')
-      .guard(k.tournament(id), 'roundsCreated', String(after));
+    const tx = this.whileRunningAfter(id, after);
     tx.write('HSET', k.tournament(id), 'status', 'finished', 'finishedAt', String(finishedAt));
     tx.write('SREM', k.tournamentsRunning, id);
     return tx.run(this.scripts.guardedWrites);
+  }
+
+  /** Writes that apply only while the tournament runs with `after` rounds made (no one moved it on). */
+  private whileRunningAfter(id: string, after: number): GuardedWrites {
+    const key = this.keys.tournament(id);
+    return new GuardedWrites().guard(key, 'status', 'running').guard(key, 'roundsCreated', String(after));
   }
 
   /** The round, the round count that names it current, and its matches, as writes of one call. */
