@@ -9,13 +9,13 @@ import { metricsApp } from './http/routes/ops.ts';
 import { createHttpServer, openFileLimit } from './http/server.ts';
 import { drainOnClose } from './http/shutdown.ts';
 import { createLogger } from './logger.ts';
-import { startApi, startWorkers, stopSignal } from './service.ts';
+import { startApi, startWorkers, stopRequested } from './service.ts';
 import { ensureRedis, NoRedisError } from './store/local-redis.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
-  const stopped = stopSignal(config, logger);
+  const stopped = stopRequested(config, logger);
   if (config.redis.autostart) {
     const started = await ensureRedis(config.redis.url, config.redis.dataDir);
     if (started) logger.info(`no Redis answered at ${config.redis.url}: ${started}`);

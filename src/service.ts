@@ -42,11 +42,11 @@ export function exitIfShutdownStalls(config: Config, logger: Logger): void {
  * killing the process with its matches. Arms `exitIfShutdownStalls` when it comes.
  *
  * @example
- * const stopped = stopSignal(config, logger); // first thing
+ * const stopped = stopRequested(config, logger); // first thing
  * const workers = await startWorkers(config, logger);
  * logger.info({ signal: await stopped }, 'shutting down');
  */
-export function stopSignal(config: Config, logger: Logger): Promise<NodeJS.Signals> {
+export function stopRequested(config: Config, logger: Logger): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGTERM', stop);

@@ -4,12 +4,12 @@
  */
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { startWorkers, stopSignal } from '../src/service.ts';
+import { startWorkers, stopRequested } from '../src/service.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
-  const stopped = stopSignal(config, logger);
+  const stopped = stopRequested(config, logger);
   const workers = await startWorkers(config, logger);
   logger.info({ signal: await stopped }, 'worker shutting down');
   await workers.close();
