@@ -1,5 +1,5 @@
 /**
- * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20 --threads N --turn-slice-ms N --openings balanced|standard]
+ * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20 --threads N --turn-slice-ms N --openings balanced|standard --nice N]
  *
  * One worker process, as `npm run worker` builds it (startWorkers: WORKER_THREADS pool threads, by
  * default one per core, or with `--threads 0` the process' own thread), plays `concurrency` matches
@@ -7,7 +7,11 @@
  * the real queue, runner, store and bot client, on a private redis-server. Over a measuring window
  * it prints the move rate against the ideal (each match makes 1000 / latency moves a second), the
  * Redis connections the worker holds, and the event-loop delay (p99, max) of the loops that play
- * the matches: the worst thread's (each thread's is listed too); one JSON line last.
+ * the matches: the worst thread's (each thread's is listed too, with the share of the window it
+ * waited for a CPU while runnable, on Linux); one JSON line last.
+ *
+ * The bots and Redis stand for other machines but share this one's cores. `--nice N` runs both at
+ * that lower CPU priority, so that they take what the worker leaves, as on machines of their own.
  */
 
 import { spawn } from 'node:child_process';
@@ -27,7 +31,7 @@ import { secureRandomBytes } from '../src/random.ts';
 import { openings } from '../src/reversi/index.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
-import { privateRedis } from './private-redis.ts';
+import { niced, privateRedis } from './private-redis.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,28 +41,27 @@ const { values } = parseArgs({
     threads: { type: 'string' },
     openings: { type: 'string', default: 'balanced' },
     'turn-slice-ms': { type: 'string' },
+    nice: { type: 'string' },
   },
 });
 const latencyMs = Number(values['bot-latency-ms']);
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.seconds);
+const nice = values.nice === undefined ? undefined : Number(values.nice);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function slowBots(): Promise<{ urls: [string, string]; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./instant-bots.ts', import.meta.url))],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: { ...process.env, BOT_LATENCY_MS: String(latencyMs) },
-    },
-  );
+  const bots = fileURLToPath(new URL('./instant-bots.ts', import.meta.url));
+  const child = spawn(...niced(nice, process.execPath, ['--import', 'tsx', bots]), {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BOT_LATENCY_MS: String(latencyMs) },
+  });
   const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
   return { urls: JSON.parse(line) as [string, string], stop: () => child.kill() };
 }
 
 async function main(): Promise<void> {
-  const redisServer = await privateRedis();
+  const redisServer = await privateRedis({ nice });
   const prefix = 'bench';
   const config = loadConfig({
     REDIS_URL: redisServer.url,
@@ -151,8 +154,12 @@ async function main(): Promise<void> {
   const round = (value: number) => Math.round(value * 10) / 10;
   // The loops that play the matches: the threads', or this one's when they play here.
   const delays = threaded
-    ? threadDelays.map((thread) => ({ p99Ms: round(thread.p99Ms), maxMs: round(thread.maxMs) }))
-    : [{ p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max) }];
+    ? threadDelays.map((thread) => ({
+        p99Ms: round(thread.p99Ms),
+        maxMs: round(thread.maxMs),
+        cpuWaitShare: thread.cpuWaitShare === null ? null : Math.round(thread.cpuWaitShare * 100) / 100,
+      }))
+    : [{ p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max), cpuWaitShare: null }];
   const moveRate = moves / elapsedS;
   const idealRate = concurrency * (1000 / latencyMs);
   const summary = {
@@ -166,6 +173,7 @@ async function main(): Promise<void> {
     threads: config.workers.threads,
     openings: values.openings,
     turnSliceMs: config.workers.turnSliceMs,
+    botsAndRedisNice: nice ?? 0,
     // The whole process (every thread, GC included) per move: what the worker spends on a move.
     cpuMicrosPerMove: Math.round((cpu.user + cpu.system) / moves),
     systemCpuShare: Math.round((cpu.system / (cpu.user + cpu.system)) * 100) / 100,
@@ -176,9 +184,13 @@ async function main(): Promise<void> {
     processThreadLoopDelayP99Ms: ms(loop.percentile(99)),
     load: (await import('node:os')).loadavg().map((l) => Math.round(l * 10) / 10),
   };
+  const waits = delays.flatMap((d) => (d.cpuWaitShare === null ? [] : [d.cpuWaitShare]));
   console.log(
     `${summary.moveRate} moves/s of an ideal ${summary.idealMoveRate} (${(summary.ofIdeal * 100).toFixed(1)}%), ` +
-      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, ${summary.cpuMicrosPerMove} µs CPU per move, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)`,
+      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, ${summary.cpuMicrosPerMove} µs CPU per move, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)` +
+      (waits.length > 0
+        ? `, threads waited for a CPU ${waits.map((w) => `${Math.round(w * 100)}%`).join(', ')} of the time`
+        : ''),
   );
   console.log(JSON.stringify(summary));
   await workers.close();

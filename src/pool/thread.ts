@@ -7,6 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { loggerOptions } from '../logger.ts';
+import { cpuWaitMeter } from './cpu-wait.ts';
 import { startMatchPool } from './match-pool.ts';
 import type { PoolCommand, PoolReport, PoolThreadData } from './threads.ts';
 
@@ -25,11 +26,19 @@ const logger = (
 // Always on: a libuv timer every 10 ms, which costs nothing next to the matches' own timers.
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
+const cpuWait = cpuWaitMeter();
 
 const pool = await startMatchPool(config, logger, { matchmaking });
 port.on('message', async (command: PoolCommand) => {
   if (command.type === 'loop-delay') {
-    report({ type: 'loop-delay', threadId, p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 });
+    const cpuWaitShare = cpuWait();
+    report({
+      type: 'loop-delay',
+      threadId,
+      p99Ms: loop.percentile(99) / 1e6,
+      maxMs: loop.max / 1e6,
+      cpuWaitShare,
+    });
     loop.reset();
     return;
   }

@@ -9,11 +9,16 @@ export type PoolCommand =
   /** Asks for the thread's event-loop delay since the last ask (or its start). */
   | { readonly type: 'loop-delay' };
 
-/** The event-loop delay a pool thread saw, in milliseconds. */
+/** The event-loop delay a pool thread saw, in milliseconds, since the last ask. */
 export interface LoopDelay {
   readonly threadId: number;
   readonly p99Ms: number;
   readonly maxMs: number;
+  /**
+   * The share of the window the thread spent runnable but waiting for a CPU (see ./cpu-wait.ts):
+   * the machine's part of the delay. Null where the system does not tell.
+   */
+  readonly cpuWaitShare: number | null;
 }
 
 /** What a pool thread tells the process' thread. */
