@@ -1,20 +1,4 @@
-interface Side {
-  readonly id: string;
-  readonly name: string;
-}
-interface Started {
-  readonly matchId: string;
-  readonly black: Side;
-  readonly white: Side;
-}
-interface Finished {
-  readonly matchId: string;
-  readonly result: {
-    readonly winner: 'black' | 'white' | null;
-    readonly discs: { readonly black: number; readonly white: number };
-    readonly reason: string;
-  } | null;
-}
+import type { ArenaClosing, MatchFinished, MatchStarted } from '@reversi-arena/client';
 
 /**
  * One line for a person watching a pull bot play, or null for events not worth a line (each turn):
@@ -22,17 +6,17 @@ interface Finished {
  */
 export function eventLine(event: string, data: unknown): string | null {
   if (event === 'matchStarted') {
-    const { matchId, black, white } = data as Started;
+    const { matchId, black, white } = data as MatchStarted;
     return `${matchId}: ${black.name} (black) against ${white.name} (white)`;
   }
   if (event === 'matchFinished') {
-    const { matchId, result } = data as Finished;
-    if (result === null) return `${matchId}: aborted`;
+    const { matchId, status, result } = data as MatchFinished;
+    if (status === 'aborted') return `${matchId}: aborted`;
     const winner = result.winner === null ? 'no winner' : `${result.winner} wins`;
     return `${matchId}: ${winner}, ${result.discs.black}–${result.discs.white} (${result.reason})`;
   }
   if (event === 'arenaClosing') {
-    const { reconnectAfterMs } = data as { reconnectAfterMs: number };
+    const { reconnectAfterMs } = data as ArenaClosing;
     return `the arena is closing; reconnecting in ${reconnectAfterMs / 1000} s`;
   }
   if (event === 'disconnected') return `event stream lost (${String(data)}); reconnecting`;

@@ -25,28 +25,12 @@ export type Square = Schemas['Square'];
 /** A compass direction, named under the single-direction capture rule. */
 export type Direction = Schemas['Direction'];
 
-// The data of the events below is described in prose by openapi.yaml (`GET /v1/bots/me/events`),
-// without schemas of their own: these shapes are the arena's, read from what it sends.
-
-/** `matchStarted`: a match of the bot begins. */
-export interface MatchStarted {
-  readonly matchId: string;
-  readonly black: Schemas['PlayerRef'];
-  readonly white: Schemas['PlayerRef'];
-  readonly rules: Schemas['RulesOptions'];
-}
-
-/** `matchFinished`: a match of the bot ended; `result` is `null` when it was aborted before a result. */
-export interface MatchFinished {
-  readonly matchId: string;
-  readonly status: 'finished' | 'aborted';
-  readonly result: MatchResult | null;
-}
-
-/** `arenaClosing`: the arena restarts; reconnect after this pause, and nothing is missed. */
-export interface ArenaClosing {
-  readonly reconnectAfterMs: number;
-}
+/** `matchStarted`: a match of the bot begins (`BotMatchStartedEvent`). */
+export type MatchStarted = Schemas['BotMatchStartedEvent'];
+/** `matchFinished`: a match of the bot ended, its result as this bot may see it (`BotMatchFinishedEvent`). */
+export type MatchFinished = Schemas['BotMatchFinishedEvent'];
+/** `arenaClosing`: the arena restarts; reconnect after this pause, and nothing is missed (`ArenaClosingEvent`). */
+export type ArenaClosing = Schemas['ArenaClosingEvent'];
 
 /**
  * One event of a bot's event stream, by its name. `id` is the event's stream id (absent on the

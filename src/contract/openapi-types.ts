@@ -440,7 +440,7 @@ export interface paths {
          *     `turn`, `move` and `finished` carry an `id`: reconnect with `Last-Event-ID` (a browser's `EventSource`
          *     does it by itself) to get only the events after it, and no `state`. A side's time left is `deadline`
          *     minus the event's `serverTime`. Comment lines keep the connection alive after `SSE_KEEPALIVE_MS` of
-         *     silence. When the arena shuts down the stream sends `arenaClosing` (data `{"reconnectAfterMs":2000}`,
+         *     silence. When the arena shuts down the stream sends `arenaClosing` (`ArenaClosingEvent`, `{"reconnectAfterMs":2000}`,
          *     no `id`) and ends; reconnect after that pause with `Last-Event-ID`. A match's last 200 events are
          *     kept, until 2 minutes after it ends; a later connection to a finished match gets its `finished` from
          *     the record. One client address may hold `MAX_SPECTATOR_STREAMS_PER_ADDRESS` of these streams at once
@@ -516,15 +516,17 @@ export interface paths {
         };
         /**
          * The calling bot's event stream (Server-Sent Events)
-         * @description A `text/event-stream` of `matchStarted`, `yourTurn` (its data is the `MatchState` to play) and
-         *     `matchFinished` events, each with an `id`; comment lines keep the connection alive. Reconnect with
+         * @description A `text/event-stream` of `matchStarted` (`BotMatchStartedEvent`), `yourTurn` (its data is the
+         *     `MatchState` to play) and `matchFinished` (`BotMatchFinishedEvent`) events, each with an `id`;
+         *     comment lines keep the connection alive. Reconnect with
          *     the `Last-Event-ID` header (browsers' `EventSource` does it by itself) to resume after the last event
          *     seen. A new connection without it starts with a `yourTurn` for each match waiting for the bot.
          *     While connected, a pull bot counts as available for matchmaking. A bot may hold at most
          *     `MAX_STREAMS_PER_BOT` event streams and long polls at once (`429 streams/too-many`).
          *
          *     When the arena shuts down (a restart, a deploy), the stream sends `arenaClosing`, without an `id`,
-         *     whose data says how long to wait before reconnecting (`{"reconnectAfterMs":2000}`), then ends.
+         *     whose data (`ArenaClosingEvent`) says how long to wait before reconnecting (`{"reconnectAfterMs":2000}`),
+         *     then ends.
          *     It is not an error: reconnect after that pause with your `Last-Event-ID` and nothing is missed.
          *     `HEAD` answers with the stream's headers and opens no stream.
          */
@@ -1543,6 +1545,66 @@ export interface components {
             ratings: components["schemas"]["MatchRatings"] | null;
             /** Format: date-time */
             finishedAt: string;
+        };
+        /**
+         * @description The data of a bot event stream's `matchStarted` event, sent to both players when a match of theirs starts (again when another worker resumes it).
+         * @example {
+         *       "matchId": "match_01JC3S2Q7G5T1XK0V3JH3W6R2D",
+         *       "black": {
+         *         "id": "bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH",
+         *         "name": "greedy-bot"
+         *       },
+         *       "white": {
+         *         "id": "bot_01JC3S0TQ0R6Z2K9ZC4S1W6V9A",
+         *         "name": "my-pull-bot"
+         *       },
+         *       "rules": {
+         *         "firstPlayer": "white",
+         *         "captureRule": "all",
+         *         "scoring": "discs",
+         *         "timeLimitMs": 1000,
+         *         "overageMs": 5000
+         *       }
+         *     }
+         */
+        BotMatchStartedEvent: {
+            matchId: components["schemas"]["MatchId"];
+            black: components["schemas"]["PlayerRef"];
+            white: components["schemas"]["PlayerRef"];
+            rules: components["schemas"]["RulesOptions"];
+        };
+        /**
+         * @description The data of a bot event stream's `matchFinished` event, sent to both players exactly once when a
+         *     match of theirs ends. `result` is as the receiving bot may see it: a fault in full for the bot at
+         *     fault, its public view for its opponent (see `Fault`).
+         * @example {
+         *       "matchId": "match_01JC3S2Q7G5T1XK0V3JH3W6R2D",
+         *       "status": "finished",
+         *       "result": {
+         *         "winner": "white",
+         *         "discs": {
+         *           "black": 22,
+         *           "white": 42
+         *         },
+         *         "reason": "completed"
+         *       }
+         *     }
+         */
+        BotMatchFinishedEvent: {
+            matchId: components["schemas"]["MatchId"];
+            /** @enum {string} */
+            status: "finished" | "aborted";
+            result: components["schemas"]["MatchResult"];
+        };
+        /**
+         * @description The data of the `arenaClosing` event that ends every event stream (a bot's, a spectator's) when the
+         *     arena shuts down: how long to wait before reconnecting with `Last-Event-ID`. It has no `id`.
+         * @example {
+         *       "reconnectAfterMs": 2000
+         *     }
+         */
+        ArenaClosingEvent: {
+            reconnectAfterMs: number;
         };
         LivePlayer: {
             id: components["schemas"]["BotId"];

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { StreamItem } from '../arena/pull.ts';
+import type { components } from '../contract/index.ts';
 
 /** How long a client waits before it reconnects, after a dropped stream or an `arenaClosing`. */
 export const RECONNECT_MS = 2000;
@@ -46,5 +47,6 @@ export function writeItem(res: Response, item: StreamItem): void {
  * stays the last real event, so the client misses nothing.
  */
 export function writeArenaClosing(res: Response): void {
-  res.write(`event: arenaClosing\ndata: ${JSON.stringify({ reconnectAfterMs: RECONNECT_MS })}\n\n`);
+  const data: components['schemas']['ArenaClosingEvent'] = { reconnectAfterMs: RECONNECT_MS };
+  res.write(`event: arenaClosing\ndata: ${JSON.stringify(data)}\n\n`);
 }

@@ -5,6 +5,7 @@ import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { closedPort, type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { serve } from '../support/serve.ts';
+import { specSchema } from '../support/spec-schema.ts';
 import { openSse } from '../support/sse.ts';
 
 const SECRET = 's3cret-in-the-query';
@@ -87,6 +88,7 @@ describe("a push bot's fault", () => {
         if (event.event === 'matchFinished') finished = { type: event.event, data: event.data };
       }
       expect(JSON.parse(finished.data).result.fault.message).toBe("the bot's server refused the connection");
+      expect(specSchema('BotMatchFinishedEvent')(JSON.parse(finished.data))).toEqual([]);
       expect(revealsNothing(finished.data)).toBe(true);
     } finally {
       stream.close();
@@ -100,6 +102,7 @@ describe("a push bot's fault", () => {
         const event = await ownStream.next();
         if (event.event !== 'matchFinished') continue;
         expect(event.data).toContain(SECRET);
+        expect(specSchema('BotMatchFinishedEvent')(JSON.parse(event.data))).toEqual([]);
         break;
       }
     } finally {

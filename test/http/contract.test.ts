@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.ts';
 import { admin } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { specSchema } from '../support/spec-schema.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -49,6 +50,20 @@ describe('openapi.yaml', () => {
     const res = await request(h.app).get('/docs/').redirects(1);
     expect(res.status).toBe(200);
     expect(res.text).toContain('swagger-ui');
+  });
+});
+
+const schemaExamples = Object.entries(
+  (spec.document.components?.schemas ?? {}) as Record<string, { example?: unknown }>,
+).flatMap(([name, schema]) => (schema.example === undefined ? [] : [{ name, example: schema.example }]));
+
+describe("openapi.yaml's schema examples", () => {
+  it('are there to check', () => {
+    expect(schemaExamples.length).toBeGreaterThan(5);
+  });
+
+  it.each(schemaExamples)('$name: its example is valid', ({ name, example }) => {
+    expect(specSchema(name)(example)).toEqual([]);
   });
 });
 

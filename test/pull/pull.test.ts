@@ -7,6 +7,7 @@ import { createMatch } from '../support/arena.ts';
 import type { Harness } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import { specSchema } from '../support/spec-schema.ts';
 import { openSse } from '../support/sse.ts';
 
 let world: PullArena;
@@ -212,6 +213,8 @@ describe('GET /v1/bots/me/events', () => {
     let stream = await openSse(`${base}/v1/bots/me/events`, bearer(puller.token));
     const id = await createMatch(h, pusher.id, puller.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
     const played = arena.runner.play(id, new AbortController().signal);
+    const started = specSchema('BotMatchStartedEvent');
+    const finished = specSchema('BotMatchFinishedEvent');
 
     const seen: string[] = [];
     const plies: number[] = [];
@@ -220,7 +223,11 @@ describe('GET /v1/bots/me/events', () => {
       const event = await stream.next();
       lastId = event.id ?? lastId;
       seen.push(event.event);
-      if (event.event === 'matchFinished') break;
+      if (event.event === 'matchStarted') expect(started(JSON.parse(event.data))).toEqual([]);
+      if (event.event === 'matchFinished') {
+        expect(finished(JSON.parse(event.data))).toEqual([]);
+        break;
+      }
       if (event.event !== 'yourTurn') continue;
       const turn = JSON.parse(event.data);
       plies.push(turn.ply);

@@ -5,6 +5,7 @@ import { type DrainingServer, drainOnClose } from '../../src/http/shutdown.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { specSchema } from '../support/spec-schema.ts';
 import { openSse } from '../support/sse.ts';
 
 // A harness of its own: once its app has closed, it serves no stream again.
@@ -36,6 +37,7 @@ describe('a spectator stream when the arena shuts down', () => {
     const closed = draining.close(5000);
     const closing = await stream.next();
     expect(closing).toEqual({ event: 'arenaClosing', data: JSON.stringify({ reconnectAfterMs: 2000 }) });
+    expect(specSchema('ArenaClosingEvent')(JSON.parse(closing.data))).toEqual([]);
     await expect(stream.next()).rejects.toThrow(/ended/);
     await closed;
   });
