@@ -1,5 +1,5 @@
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { usableCores } from './machine.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -56,9 +56,10 @@ const envSchema = z.object({
   /**
    * Threads a worker process plays its matches on, each with its own event loop and Redis
    * connections, sharing WORKER_CONCURRENCY; 0 plays them on the process' own thread. By default one
-   * per core (at most 4): a thread's loop stays responsive only while it is mostly idle.
+   * per core it may use (under a container's CPU quota, its whole CPUs; at most 4): a thread's loop
+   * stays responsive only while it is mostly idle.
    */
-  WORKER_THREADS: integer(Math.min(availableParallelism(), 4), 0),
+  WORKER_THREADS: integer(Math.min(usableCores(), 4), 0),
   /** The most memory a pool thread's young generation may grow to (V8 grows it only under load). */
   WORKER_THREAD_YOUNG_GENERATION_MB: integer(128, 1),
   /**
