@@ -14,7 +14,7 @@ import type { MatchQueue } from '../queue/match-queue.ts';
 import { type Opening, openings, RulesError } from '../reversi/index.ts';
 import type { MatchRecord, MatchRules, MoveRecord, Page } from '../store/records.ts';
 import type { ArenaStore, MatchQuery } from '../store/store.ts';
-import { type Principal, requireBotOrAdmin } from './principal.ts';
+import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 
 export interface MatchServiceDeps {
   readonly store: ArenaStore;
@@ -132,6 +132,50 @@ export class MatchService {
   constructor(private readonly deps: MatchServiceDeps) {}
 
   async create(principal: Principal | null, input: NewMatchInput): Promise<MatchRecord> {
+    const { match, challenger } = await this.#prepare(principal, input);
+    const { store, limits } = this.deps;
+    const stored = await store.createMatch(
+      match,
+      challenger === null ? {} : { maxActiveChallenges: limits.maxActiveChallengesPerBot },
+    );
+    if (stored === 'too-many-active') {
+      throw new RateLimitedError(
+        `A bot may have at most ${limits.maxActiveChallengesPerBot} challenges queued or running at once; wait for one to end.`,
+        CHALLENGE_RETRY_AFTER_SECONDS,
+        'matches/too-many-active',
+      );
+    }
+    await this.#enqueue(match);
+    return match;
+  }
+
+  /**
+   * Creates matches the arena makes together, all or none: a matchmaking pairing's paired games (one
+   * opening, colours swapped). Made one by one, a failure between two (a crash, Redis lost, a bot
+   * retired in between) left a lone game whose opening favoured one of the bots. Each input is
+   * checked as `create` checks it; the admin's (the arena's) alone. `colorBalance` (each bot's games
+   * as black minus as white, see `ArenaStore.colorBalances`) is stored with them.
+   */
+  async createTogether(
+    principal: Principal | null,
+    inputs: readonly NewMatchInput[],
+    colorBalance: ReadonlyMap<string, number> = new Map(),
+  ): Promise<MatchRecord[]> {
+    requireAdmin(principal);
+    const matches: MatchRecord[] = [];
+    for (const input of inputs) matches.push((await this.#prepare(principal, input)).match);
+    if (!(await this.deps.store.createMatches(matches, colorBalance))) {
+      throw new Error('a new match id was taken already');
+    }
+    for (const match of matches) await this.#enqueue(match);
+    return matches;
+  }
+
+  /** The queued match `input` asks for, once every rule allows it, and the bot challenging, if one is. */
+  async #prepare(
+    principal: Principal | null,
+    input: NewMatchInput,
+  ): Promise<{ match: MatchRecord; challenger: string | null }> {
     const who = requireBotOrAdmin(principal, [input.black, input.white], 'create a match between these bots');
     const challenger = who.kind === 'bot' ? who.botId : null;
     if (input.black === input.white) {
@@ -194,24 +238,16 @@ export class MatchService {
       createdBy: challenger ?? 'admin',
       createdAt: now,
     });
-    const stored = await store.createMatch(
-      match,
-      challenger === null ? {} : { maxActiveChallenges: limits.maxActiveChallengesPerBot },
-    );
-    if (stored === 'too-many-active') {
-      throw new RateLimitedError(
-        `A bot may have at most ${limits.maxActiveChallengesPerBot} challenges queued or running at once; wait for one to end.`,
-        CHALLENGE_RETRY_AFTER_SECONDS,
-        'matches/too-many-active',
-      );
-    }
+    return { match, challenger };
+  }
+
+  async #enqueue(match: MatchRecord): Promise<void> {
     try {
       await this.deps.queue.enqueue(match.id);
     } catch (error) {
       // The match is stored as queued; the workers' reconciler enqueues it once the queue answers.
       this.deps.onEnqueueFailure?.(match.id, error);
     }
-    return match;
   }
 
   async get(id: string): Promise<{ match: MatchRecord; moves: MoveRecord[] }> {

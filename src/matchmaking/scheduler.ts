@@ -137,23 +137,29 @@ export class ArenaScheduler {
       this.deps.random,
     );
     const created: string[] = [];
-    const balance = new Map<string, number>();
     for (const pair of pairs) {
       // A paired game: the same balanced opening twice, colours swapped, so that neither the colour
       // nor the opening favours either bot over the two games (their colour balance is unchanged).
+      // Both are stored together or not at all, with the colour balance they change.
       const opening = paired ? this.drawOpening() : undefined;
       const games = paired ? [pair, { black: pair.white, white: pair.black }] : [pair];
+      const balance = new Map<string, number>();
       for (const { black, white } of games) {
-        const match = await this.deps.matches.create(
-          { kind: 'admin' },
-          { black, white, rated: true, ...(opening === undefined ? {} : { opening }) },
-        );
-        created.push(match.id);
         balance.set(black, (balance.get(black) ?? 0) + 1);
         balance.set(white, (balance.get(white) ?? 0) - 1);
       }
+      const matches = await this.deps.matches.createTogether(
+        { kind: 'admin' },
+        games.map(({ black, white }) => ({
+          black,
+          white,
+          rated: true,
+          ...(opening === undefined ? {} : { opening }),
+        })),
+        balance,
+      );
+      created.push(...matches.map((match) => match.id));
     }
-    if (balance.size > 0) await store.addColorBalance(balance);
     if (created.length > 0) this.deps.logger.info({ matches: created.length }, 'matchmaking round');
     return created;
   }

@@ -243,12 +243,6 @@ export async function saveStrengths(
   await multi.set(keys.strengthComputedAt, String(computedAt)).exec();
 }
 
-export async function addColorBalance(redis: Redis, keys: StoreKeys, changes: ReadonlyMap<string, number>) {
-  const multi = redis.multi();
-  for (const [id, change] of changes) multi.hincrby(keys.colorBalance, id, change);
-  await multi.exec();
-}
-
 export async function colorBalances(
   redis: Redis,
   keys: StoreKeys,

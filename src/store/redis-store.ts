@@ -37,7 +37,6 @@ import { writeNewMatch } from './new-match.ts';
 import {
   activeBots,
   activeMatchCounts,
-  addColorBalance,
   backfillLeaderboardGames,
   colorBalances,
   leaderboardPage,
@@ -332,6 +331,19 @@ export class RedisStore implements ArenaStore {
     return failed === 1 ? 'too-many-active' : 'created';
   }
 
+  createMatches(
+    matches: readonly MatchRecord[],
+    colorBalance: ReadonlyMap<string, number>,
+  ): Promise<boolean> {
+    const k = this.keys;
+    const tx = new GuardedWrites();
+    for (const match of matches) tx.guard(k.match(match.id), 'id', undefined);
+    for (const match of matches) writeNewMatch(tx, k, match);
+    for (const [id, change] of colorBalance)
+      if (change !== 0) tx.write('HINCRBY', k.colorBalance, id, change);
+    return tx.run(this.scripts.guardedWrites);
+  }
+
   async getMatch(id: string): Promise<MatchRecord | null> {
     return decodeMatch(await this.redis.hgetall(this.keys.match(id)));
   }
@@ -555,10 +567,6 @@ export class RedisStore implements ArenaStore {
 
   saveStrengths(strengths: ReadonlyMap<string, Strength>, computedAt: number): Promise<void> {
     return saveStrengths(this.redis, this.keys, strengths, computedAt);
-  }
-
-  addColorBalance(changes: ReadonlyMap<string, number>): Promise<void> {
-    return addColorBalance(this.redis, this.keys, changes);
   }
 
   colorBalances(ids: readonly string[]): Promise<number[]> {

@@ -110,6 +110,12 @@ export interface ArenaStore {
    * fewer challenges queued or running than that, atomically (else `too-many-active`).
    */
   createMatch(match: MatchRecord, options?: NewMatchOptions): Promise<'created' | 'too-many-active'>;
+  /**
+   * Stores new queued matches and the colour balance they change (see `colorBalances`), all or
+   * none, in one atomic write: the games the arena makes together (a paired game's two). False,
+   * with nothing written, when one of them exists already (a resend).
+   */
+  createMatches(matches: readonly MatchRecord[], colorBalance: ReadonlyMap<string, number>): Promise<boolean>;
   getMatch(id: string): Promise<MatchRecord | null>;
   getMoves(id: string): Promise<MoveRecord[]>;
   /**
@@ -178,8 +184,7 @@ export interface ArenaStore {
    * read: a guest's turns would otherwise stay in memory for good. Idempotent.
    */
   retireGuest(id: string): Promise<void>;
-  /** Adds to bots' colour balance (black games minus white games) of matchmade matches. */
-  addColorBalance(changes: ReadonlyMap<string, number>): Promise<void>;
+  /** Bots' colour balance: their matchmade games as black minus as white (see `createMatches`). */
   colorBalances(ids: readonly string[]): Promise<number[]>;
   /**
    * Takes the lock `name` for at most `ttlMs` if nobody holds it: answers its release, or null when

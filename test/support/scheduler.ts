@@ -1,12 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { MatchService } from '../../src/arena/matches.ts';
 import { systemClock } from '../../src/clock.ts';
 import { ArenaScheduler } from '../../src/matchmaking/scheduler.ts';
-import { seededRandom } from '../../src/random.ts';
+import { secureRandomBytes, seededRandom } from '../../src/random.ts';
 import { createRedis } from '../../src/store/redis-connection.ts';
 import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import type { Harness } from './harness.ts';
+
+/** The match service the arena's processes build, on the harness' store and queue. */
+export function matchServiceFor(h: Harness): MatchService {
+  return new MatchService({
+    store: h.store,
+    queue: h.queue,
+    clock: systemClock,
+    random: secureRandomBytes,
+    limits: h.config.limits,
+  });
+}
 
 /** The arena's scheduler on the harness' store, driven by hand (its job schedulers are not started). */
 export async function schedulerFor(h: Harness, seed = 1) {
@@ -17,13 +27,7 @@ export async function schedulerFor(h: Harness, seed = 1) {
     config: h.config,
     store: h.store,
     pull: new RedisPullStore(h.redis, h.prefix),
-    matches: new MatchService({
-      store: h.store,
-      queue: h.queue,
-      clock: systemClock,
-      random: (size) => randomBytes(size),
-      limits: h.config.limits,
-    }),
+    matches: matchServiceFor(h),
     clock: systemClock,
     random: seededRandom(seed),
     logger: pino({ level: 'silent' }),
