@@ -8,7 +8,13 @@ import {
   type ValidationIssue,
 } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { BotRecord, MatchRecord, MatchRules, Page } from '../store/records.ts';
+import {
+  type BotRecord,
+  type MatchRecord,
+  type MatchRules,
+  matchEnded,
+  type Page,
+} from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type {
   TournamentFormat,
@@ -26,6 +32,9 @@ import { type TournamentView, tournamentView } from './tournament-view.ts';
 
 /** The most entrants a tournament takes: a round robin of 64 is already 2,016 pairings. */
 export const MAX_ENTRANTS = 64;
+
+/** Ended matches a service keeps in memory (about 1 kB each), the oldest dropped first. */
+const ENDED_MATCHES_KEPT = 10_000;
 
 export interface TournamentServiceDeps {
   readonly store: ArenaStore;
@@ -68,6 +77,13 @@ const notOpen = () =>
  * the workers play them round by round (see TournamentProgress).
  */
 export class TournamentService {
+  /**
+   * The records of ended matches read so far: an ended match's record never changes, so a
+   * tournament's page reads only its games still queued or running, where it read every game each
+   * time (a round robin of 64 paired is 4,032 matches).
+   */
+  readonly #endedMatches = new Map<string, MatchRecord>();
+
   constructor(private readonly deps: TournamentServiceDeps) {}
 
   async create(principal: Principal | null, input: NewTournamentInput): Promise<TournamentDetails> {
@@ -292,6 +308,27 @@ export class TournamentService {
     return new Map(found.flatMap((bot) => (bot ? [[bot.id, bot] as const] : [])));
   }
 
+  /** The records of matches `ids` (those that exist): ended ones from memory, the rest from the store. */
+  private async matchesById(ids: readonly string[]): Promise<Map<string, MatchRecord>> {
+    const byId = new Map<string, MatchRecord>();
+    const unread: string[] = [];
+    for (const id of ids) {
+      const ended = this.#endedMatches.get(id);
+      if (ended === undefined) unread.push(id);
+      else byId.set(id, ended);
+    }
+    for (const match of await this.deps.tournaments.getMatches(unread)) {
+      if (match === null) continue;
+      byId.set(match.id, match);
+      if (!matchEnded(match.status)) continue;
+      this.#endedMatches.set(match.id, match);
+      if (this.#endedMatches.size > ENDED_MATCHES_KEPT) {
+        this.#endedMatches.delete(this.#endedMatches.keys().next().value!);
+      }
+    }
+    return byId;
+  }
+
   private async details(state: TournamentState): Promise<TournamentDetails> {
     const { tournament: t, rounds } = state;
     const ids = [...(t.seeds ?? state.entrants), ...(t.challenger === null ? [] : [t.challenger])];
@@ -299,13 +336,7 @@ export class TournamentService {
     const matchIds = rounds.flatMap((round) =>
       round.games.flatMap((g) => (g.match === null ? [] : [g.match])),
     );
-    const [bots, matches] = await Promise.all([
-      this.botsById(ids),
-      this.deps.tournaments.getMatches(matchIds),
-    ]);
-    const byId = new Map(
-      matches.flatMap((match) => (match ? [[match.id, match] as [string, MatchRecord]] : [])),
-    );
+    const [bots, byId] = await Promise.all([this.botsById(ids), this.matchesById(matchIds)]);
     return {
       tournament: t,
       entrantCount: state.entrants.length,

@@ -1,5 +1,4 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PullService } from '../../src/arena/pull.ts';
 import type { MatchState } from '../../src/contract/index.ts';
@@ -10,6 +9,7 @@ import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import type { ArenaStore } from '../../src/store/store.ts';
 import { type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
+import { CommandMonitor } from '../support/command-monitor.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 import { pullApi } from './pull-api.ts';
@@ -19,21 +19,16 @@ import { pullApi } from './pull-api.ts';
 let server: PrivateRedis;
 let h: Harness;
 let api: ReturnType<typeof pullApi>;
-let commands: Redis;
-/** Each command the redis-server runs, as MONITOR tells it, to whoever listens now. */
-const listeners = new Set<(args: string[], source: string) => void>();
+let commands: CommandMonitor;
 
 beforeAll(async () => {
   server = await PrivateRedis.start();
   h = await createHarness({ REDIS_URL: server.url });
   api = pullApi(h);
-  commands = await h.redis.monitor();
-  commands.on('monitor', (_time: string, args: string[], source: string) => {
-    for (const listener of listeners) listener(args, source);
-  });
+  commands = await CommandMonitor.start(h.redis);
 });
 afterAll(async () => {
-  commands?.disconnect();
+  commands?.stop();
   await h?.close();
   await server?.stop();
 });
@@ -78,30 +73,18 @@ function watch(id: string) {
   let hashReads = 0;
   let waiting!: () => void;
   const waits = new Promise<void>((resolve) => (waiting = resolve));
-  const listener = (args: string[], source: string) => {
+  const stop = commands.listen((args, source) => {
     const command = args[0]?.toLowerCase() ?? '';
     if (source !== 'lua' && HASH_READS.has(command) && args[1] === matchKey) hashReads++;
     if (command === 'xread' && args.includes('BLOCK') && args.includes(eventsKey)) waiting();
-  };
-  listeners.add(listener);
+  });
   return {
     /** Resolves once the API blocks on the match's event stream. */
     waits,
     /** The hash reads up to now (every command Redis ran before this call), and stops watching. */
     async hashReads(): Promise<number> {
-      const marker = `watch-${id}-${Math.random()}`;
-      const seen = new Promise<void>((resolve) => {
-        const echoed = (args: string[]) => {
-          if (args[0]?.toLowerCase() !== 'echo' || args[1] !== marker) return;
-          listeners.delete(echoed);
-          resolve();
-        };
-        listeners.add(echoed);
-      });
-      // MONITOR tells commands in the order Redis runs them: once it told this one, it told all before.
-      await h.redis.echo(marker);
-      await seen;
-      listeners.delete(listener);
+      await commands.caughtUp();
+      stop();
       return hashReads;
     },
   };
