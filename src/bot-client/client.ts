@@ -176,7 +176,7 @@ export class BotClient {
    * every other fault is final.
    */
   callBot(request: BotCallRequest): Promise<BotCallOutcome> {
-    // Not async itself: the request (the state, its JSON) is let go once the call is sent, rather
+    // Not async itself: the request (the state, its bytes) is let go once the call is sent, rather
     // than held in a suspended frame through the bot's think time, where every young-generation
     // collection of a busy worker copied it again.
     try {
@@ -189,8 +189,8 @@ export class BotClient {
         return Promise.resolve(failed(fault, this.#since(start)));
       }
       const { target } = parsed;
-      // Encoded once, for both the signature and the socket (undici would encode a string again).
-      const payload = Buffer.from(request.stateJson ?? JSON.stringify(request.state));
+      // Bytes once, for both the signature and the socket (undici would encode a string again).
+      const payload = request.stateBody ?? Buffer.from(JSON.stringify(request.state));
       let headers: Record<string, string>;
       if (request.webhookSecret === null) {
         headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };

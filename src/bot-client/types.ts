@@ -9,8 +9,8 @@ export interface BotCallRequest {
   /** The bot's Standard Webhooks secret (`whsec_…`); `null` sends the call unsigned. */
   readonly webhookSecret: string | null;
   readonly state: BotState;
-  /** `state`'s JSON, when the caller has it already: sent as it is, so it must be exactly that. */
-  readonly stateJson?: string;
+  /** `state`'s JSON as UTF-8 bytes, when the caller has them: sent as they are, so they must be exactly that. */
+  readonly stateBody?: Buffer;
   /** The whole time the bot has: connect, request, and the response body, as the arena measures it. */
   readonly timeoutMs: number;
   /**

@@ -3,8 +3,8 @@ import type { MoveOutcome } from '../match-model/judge.ts';
 
 export interface MoveRequest {
   readonly state: BotState;
-  /** `state`'s JSON, when the caller has it (the runner keeps a match's history as JSON). */
-  readonly stateJson?: string;
+  /** `state`'s JSON as UTF-8 bytes, when the caller has them (the runner keeps a match's history so). */
+  readonly stateBody?: Buffer;
   /** The whole time the bot has for this move: its limit plus what is left of its overage bank. */
   readonly timeoutMs: number;
   /** Aborted when the worker shuts down mid-match. */

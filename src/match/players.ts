@@ -12,12 +12,12 @@ export function playersFor(client: BotClient, pull: (botId: string) => Player): 
     const url = bot.url;
     if (url === null) return pull(bot.id);
     return {
-      move: ({ state, stateJson, timeoutMs, signal }) =>
+      move: ({ state, stateBody, timeoutMs, signal }) =>
         client.callBot({
           url,
           webhookSecret: bot.webhookSecret,
           state,
-          ...(stateJson === undefined ? {} : { stateJson }),
+          ...(stateBody === undefined ? {} : { stateBody }),
           timeoutMs,
           signal,
         }),

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
 import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
-import { botState, botStateJson, type TurnContext, WireHistory } from '../protocol/state.ts';
+import { botState, botStateBody, type TurnContext, WireHistory } from '../protocol/state.ts';
 import type { LiveTurn } from '../store/match-events.ts';
 import {
   type BotRecord,
@@ -259,7 +259,7 @@ export class MatchRunner {
   }
 
   /**
-   * Asks `player` for its move with the state it sees. Not async itself: the state and its JSON go
+   * Asks `player` for its move with the state it sees. Not async itself: the state and its bytes go
    * with the request and are let go once it is sent, rather than held in the turn's suspended frame
    * through the bot's think time, where each young-generation collection copied them again.
    */
@@ -270,8 +270,8 @@ export class MatchRunner {
     { timeoutMs, signal, deadline }: { timeoutMs: number; signal: AbortSignal; deadline: number | null },
   ): Promise<MoveOutcome> {
     const state = botState(turn);
-    const stateJson = botStateJson(state, history);
-    return player.move({ state, stateJson, timeoutMs, signal, ...(deadline === null ? {} : { deadline }) });
+    const stateBody = botStateBody(state, history);
+    return player.move({ state, stateBody, timeoutMs, signal, ...(deadline === null ? {} : { deadline }) });
   }
 
   /** The turn starting now at `ply` from `position`, as spectators see it (see live-turn.ts). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BotState } from '../../src/contract/index.ts';
 import { matchState } from '../../src/match-model/match-state.ts';
 import { replay } from '../../src/match-model/replay.ts';
-import { botState, botStateJson, WireHistory } from '../../src/protocol/state.ts';
+import { botState, botStateBody, WireHistory } from '../../src/protocol/state.ts';
 import type { MatchRecord, MoveRecord } from '../../src/store/records.ts';
 
 /**
@@ -110,22 +110,36 @@ describe('the state served to a pull bot', () => {
   });
 });
 
-describe('the state’s JSON written around the kept history (WireHistory, botStateJson)', () => {
+describe('the state’s JSON written around the kept history (WireHistory, botStateBody)', () => {
   const withDirections: MoveRecord[] = [
     { ply: 1, player: 'white', square: 'e3', direction: 's', flips: ['e4'], latencyMs: 12 },
     { ply: 2, player: 'black', square: 'pass', flips: [], latencyMs: 0 },
     { ply: 3, player: 'white', square: 'c5', flips: ['d5'], latencyMs: 30, opening: true },
   ];
-  const cases: [string, readonly MoveRecord[]][] = [
-    ['no moves', []],
-    ['three moves', moves],
-    ['directions, a pass and an opening ply', withDirections],
+  // More than the history's first kilobyte: its buffer grows, keeping what it held.
+  const sixty: MoveRecord[] = Array.from({ length: 60 }, (_, i) => ({
+    ply: i + 1,
+    player: i % 2 === 0 ? 'white' : 'black',
+    square: `${'abcdefgh'[i % 8]}${(i % 8) + 1}`,
+    flips: [],
+    latencyMs: i,
+  }));
+  const cases: [string, readonly MoveRecord[], string][] = [
+    ['no moves', [], match.white.name],
+    ['three moves', moves, match.white.name],
+    ['directions, a pass and an opening ply', withDirections, match.white.name],
+    ['sixty moves', sixty, match.white.name],
+    ['an opponent named beyond ASCII', moves, 'Ünïcødé ♟ 黒'],
   ];
-  it.each(cases)('is JSON.stringify of the state, byte for byte: %s', (_name, played) => {
+  it.each(cases)('is JSON.stringify of the state, byte for byte: %s', (_name, played, opponentName) => {
     const history = new WireHistory();
     for (const move of played) history.push(move);
     const turn = {
-      match,
+      match: {
+        ...match,
+        white: { ...match.white, name: opponentName },
+        black: { ...match.black, name: opponentName },
+      },
       moves: played,
       position: replay(match.rules, []).position,
       timeLimitMs: 1000,
@@ -135,7 +149,9 @@ describe('the state’s JSON written around the kept history (WireHistory, botSt
     };
     const kept = botState({ ...turn, history });
     expect(kept).toEqual(botState(turn));
-    expect(botStateJson(kept, history)).toBe(JSON.stringify(botState(turn)));
+    const body = botStateBody(kept, history);
+    expect(body.equals(Buffer.from(JSON.stringify(botState(turn))))).toBe(true);
+    expect(body.toString('utf8')).toBe(JSON.stringify(botState(turn)));
     // A state handed out keeps its history when the match's goes on.
     history.push({ ply: played.length + 1, player: 'black', square: 'f5', flips: [], latencyMs: 1 });
     expect(kept.history).toHaveLength(played.length);
