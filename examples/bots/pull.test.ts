@@ -1,49 +1,24 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstTurnState } from '../../test/support/loopback-bot.ts';
+import { postedActions, scriptedArena, sseEvents } from '../../test/support/scripted-arena.ts';
 import { runPullBot } from './pull.ts';
 import { chooser } from './server.ts';
 
 /**
- * An arena by hand: stream connection n runs `streams[n]` (then streams stay open); posted actions
- * are answered by `act`. Keeps each stream connection's headers and time.
+ * An arena by hand: stream connection n starts a stream and runs `streams[n]` (then streams stay
+ * open); posted actions are kept and answered by `act`.
  */
 async function handMadeArena(streams: ((res: ServerResponse) => void)[], act: (res: ServerResponse) => void) {
-  const seen: { headers: IncomingHttpHeaders; at: number }[] = [];
-  const posted: unknown[] = [];
-  const waiting = new Map<number, () => void>();
-  const open: ServerResponse[] = [];
-  const server = createServer(async (req, res) => {
-    if (req.method === 'POST') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      posted.push(JSON.parse(Buffer.concat(chunks).toString()));
-      res.setHeader('content-type', 'application/json');
-      return act(res);
-    }
-    const n = seen.length;
-    seen.push({ headers: req.headers, at: performance.now() });
-    open.push(res);
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    streams[n]?.(res);
-    waiting.get(n)?.();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    posted,
-    connection: (n: number) =>
-      new Promise<void>((resolve) => (seen[n] ? resolve() : waiting.set(n, resolve))),
-    close: () => {
-      for (const res of open) res.destroy();
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  const actions = postedActions((_body, res) => act(res));
+  const arena = await scriptedArena(
+    streams.map((script) => (res: ServerResponse) => {
+      sseEvents(res);
+      script(res);
+    }),
+    { handle: actions.handle },
+  );
+  return { ...arena, posted: actions.posted };
 }
 
 const turn = { ...firstTurnState(), matchId: 'match_1', toMove: 'white', status: 'running' };

@@ -1,9 +1,7 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventLine } from '../../examples/bots/event-line.ts';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
+import { scriptedArena, sseEvents } from '../support/scripted-arena.ts';
 
 const RECONNECT_AFTER_MS = 300;
 
@@ -12,36 +10,20 @@ const RECONNECT_AFTER_MS = 300;
  * ends; later ones stay open. `second` resolves with the second connection's headers and delay.
  */
 async function closingArena() {
-  let connections = 0;
   let closedAt = 0;
-  let reconnected!: (seen: { headers: IncomingHttpHeaders; afterMs: number }) => void;
-  const second = new Promise<{ headers: IncomingHttpHeaders; afterMs: number }>((resolve) => {
-    reconnected = resolve;
-  });
-  const open: ServerResponse[] = [];
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    connections++;
-    if (connections === 1) {
-      res.write('id: 1-0\nevent: matchStarted\ndata: {"matchId":"match_1"}\n\n');
-      res.end(`event: arenaClosing\ndata: {"reconnectAfterMs":${RECONNECT_AFTER_MS}}\n\n`);
+  const arena = await scriptedArena([
+    (res) => {
+      sseEvents(
+        res,
+        'id: 1-0\nevent: matchStarted\ndata: {"matchId":"match_1"}',
+        `event: arenaClosing\ndata: {"reconnectAfterMs":${RECONNECT_AFTER_MS}}`,
+      );
+      res.end();
       closedAt = performance.now();
-    } else {
-      open.push(res);
-      reconnected({ headers: req.headers, afterMs: performance.now() - closedAt });
-    }
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    second,
-    close: () => {
-      for (const res of open) res.destroy();
-      server.closeAllConnections();
-      server.close();
     },
-  };
+  ]);
+  const second = arena.connection(1).then(({ headers, at }) => ({ headers, afterMs: at - closedAt }));
+  return { ...arena, second };
 }
 
 let arena: Awaited<ReturnType<typeof closingArena>> | undefined;

@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   type BotEvent,
   BotEventStream,
@@ -9,62 +6,14 @@ import {
   TokenRefusedError,
 } from '@reversi-arena/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type ScriptedArena, scriptedArena, sseEvents } from '../support/scripted-arena.ts';
 
-/** What the hand-made arena does with one connection: write to it, end it, or leave it open. */
-type Script = (res: ServerResponse) => void;
-
-interface Seen {
-  readonly headers: IncomingHttpHeaders;
-  /** When the connection came, on the server's clock. */
-  readonly at: number;
-}
-
-/**
- * A bot's event stream, by hand: connection n runs `scripts[n]` (a stream that stays open once they
- * run out). Each connection's headers and time are kept; `connection(n)` resolves when it comes.
- */
-async function scriptedArena(scripts: Script[]) {
-  const seen: Seen[] = [];
-  const waiting = new Map<number, () => void>();
-  const open: ServerResponse[] = [];
-  const server = createServer((req, res) => {
-    const n = seen.length;
-    seen.push({ headers: req.headers, at: performance.now() });
-    open.push(res);
-    const script =
-      scripts[n] ?? ((r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/event-stream' }));
-    script(res);
-    waiting.get(n)?.();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    /** Resolves once connection `n` (from 0) has come. */
-    connection: (n: number) =>
-      new Promise<Seen>((resolve) => {
-        if (seen[n]) resolve(seen[n]);
-        else waiting.set(n, () => resolve(seen[n]!));
-      }),
-    close: () => {
-      for (const res of open) res.destroy();
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
-const stream = (res: ServerResponse, ...blocks: string[]) => {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  for (const block of blocks) res.write(`${block}\n\n`);
-};
 const turn = { matchId: 'match_1', ply: 3, you: 'black', toMove: 'black', legalMoves: ['d3'] };
 const TURN = `id: 2-0\nevent: yourTurn\ndata: ${JSON.stringify(turn)}`;
 const STARTED = 'id: 1-0\nevent: matchStarted\ndata: {"matchId":"match_1"}';
 const FINISHED = 'id: 3-0\nevent: matchFinished\ndata: {"matchId":"match_1","result":null}';
 
-let arena: Awaited<ReturnType<typeof scriptedArena>> | undefined;
+let arena: ScriptedArena | undefined;
 afterEach(() => {
   arena?.close();
   arena = undefined;
@@ -83,9 +32,9 @@ describe('BotEventStream', () => {
   describe('when the loop throws while handling an event (a move it could not post)', () => {
     it('resumes from the last handled event, so the arena tells that turn again', async () => {
       arena = await scriptedArena([
-        (res) => stream(res, 'retry: 150', STARTED, TURN),
+        (res) => sseEvents(res, 'retry: 150', STARTED, TURN),
         (res) => {
-          stream(res, TURN, FINISHED);
+          sseEvents(res, TURN, FINISHED);
           res.end();
         },
       ]);
@@ -162,7 +111,7 @@ describe('BotEventStream', () => {
     it('yields arenaClosing, then reconnects after the pause it asks for, from the last event', async () => {
       arena = await scriptedArena([
         (res) => {
-          stream(res, 'retry: 5000', STARTED, 'event: arenaClosing\ndata: {"reconnectAfterMs":200}');
+          sseEvents(res, 'retry: 5000', STARTED, 'event: arenaClosing\ndata: {"reconnectAfterMs":200}');
           res.end();
         },
       ]);
@@ -189,7 +138,7 @@ describe('BotEventStream', () => {
 
   describe('when a connection falls silent', () => {
     it('drops it after idleTimeoutMs and reconnects', async () => {
-      arena = await scriptedArena([(res) => stream(res, 'retry: 100')]);
+      arena = await scriptedArena([(res) => sseEvents(res, 'retry: 100')]);
       const signal = new AbortController();
       const reconnects: Reconnect[] = [];
       const { done } = follow(

@@ -1,7 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../src/bot-client/signing.ts';
@@ -11,6 +8,7 @@ import { createMatch } from '../support/arena.ts';
 import { firstTurnState } from '../support/loopback-bot.ts';
 import { freePort } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import { answerBotsMe, scriptedArena, sseEvents } from '../support/scripted-arena.ts';
 import { replayed, runStarterProcess, type StarterBot } from './starter-process.ts';
 
 /**
@@ -191,48 +189,26 @@ describe('starters/python/pull_bot.py', { timeout: 60_000 }, () => {
  * connection is cut; the second is refused `429` with `Retry-After: 1`; the third stays open. Each
  * connection's headers and time are kept.
  */
-async function droppingArena() {
-  const seen: { headers: IncomingHttpHeaders; at: number }[] = [];
-  let third!: () => void;
-  const reconnected = new Promise<void>((resolve) => {
-    third = resolve;
-  });
-  const server = createServer((req, res) => {
-    if (req.url === '/v1/bots/me') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'bot_x', name: 'hand-made' }));
-      return;
-    }
-    seen.push({ headers: req.headers, at: performance.now() });
-    if (seen.length === 1) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('retry: 2000\n\n');
-      const started = { matchId: 'match_1', black: { name: 'a' }, white: { name: 'b' } };
-      res.write(`id: 7-0\nevent: matchStarted\ndata: ${JSON.stringify(started)}\n\n`, () => {
-        setTimeout(() => res.socket?.destroy(), 50);
-      });
-    } else if (seen.length === 2) {
-      res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' });
-      res.end(
-        JSON.stringify({ type: 'about:blank', title: 'Too many', status: 429, code: 'streams/too-many' }),
-      );
-    } else {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(': keep-alive\n\n');
-      third();
-    }
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    reconnected,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+function droppingArena() {
+  const started = { matchId: 'match_1', black: { name: 'a' }, white: { name: 'b' } };
+  return scriptedArena(
+    [
+      (res) => {
+        sseEvents(res, 'retry: 2000');
+        // Cut once the event has gone out, so that the bot has its id to resume from.
+        res.write(`id: 7-0\nevent: matchStarted\ndata: ${JSON.stringify(started)}\n\n`, () => {
+          setTimeout(() => res.socket?.destroy(), 50);
+        });
+      },
+      (res) => {
+        res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' });
+        res.end(
+          JSON.stringify({ type: 'about:blank', title: 'Too many', status: 429, code: 'streams/too-many' }),
+        );
+      },
+    ],
+    { handle: answerBotsMe, open: (res) => sseEvents(res, ': keep-alive') },
+  );
 }
 
 describe('starters/python/pull_bot.py, when its stream drops', { timeout: 30_000 }, () => {
@@ -240,7 +216,7 @@ describe('starters/python/pull_bot.py, when its stream drops', { timeout: 30_000
     const arena = await droppingArena();
     try {
       const python = runPython(PULL_BOT, ['--arena', arena.url, '--token', 'rvb_any']);
-      await arena.reconnected;
+      await arena.connection(2);
       const [first, second, third] = arena.seen;
       expect(first?.headers.authorization).toBe('Bearer rvb_any');
       expect(first?.headers['last-event-id']).toBeUndefined();

@@ -1,6 +1,4 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../src/bot-client/signing.ts';
@@ -10,6 +8,13 @@ import { createMatch } from '../support/arena.ts';
 import { firstTurnState } from '../support/loopback-bot.ts';
 import { freePort } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import {
+  answerBotsMe,
+  postedActions,
+  type Script,
+  scriptedArena,
+  sseEvents,
+} from '../support/scripted-arena.ts';
 import { replayed, runStarterProcess, type StarterBot } from './starter-process.ts';
 
 /**
@@ -179,68 +184,40 @@ describe('starters/typescript/pull-bot.ts', { timeout: 60_000 }, () => {
 });
 
 /**
+ * Runs `script`, then sends a keep-alive comment while the stream is still open, as the arena does:
+ * it is also what sends the head of a stream that has nothing else to say yet.
+ */
+const keptAlive =
+  (script: Script): Script =>
+  (res, req) => {
+    script(res, req);
+    if (!res.writableEnded) res.write(': keep-alive\n\n');
+  };
+
+/**
  * An arena's event stream and actions, by hand. Connection n of the stream runs `streams[n]` (one
  * that stays open once they run out); each connection's headers and time are kept, and each posted
  * action is answered by `act`.
  */
 async function handMadeArena(
-  streams: ((res: ServerResponse) => void)[],
+  streams: Script[],
   act: (body: Record<string, unknown>, res: ServerResponse) => void = (_, res) =>
     res.writeHead(200).end('{}'),
 ) {
-  const seen: { headers: IncomingHttpHeaders; at: number }[] = [];
-  const actions: Record<string, unknown>[] = [];
-  const waiting = new Map<number, () => void>();
-  const server = createServer(async (req, res) => {
-    if (req.url === '/v1/bots/me') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'bot_x', name: 'hand-made' }));
-      return;
-    }
-    if (req.method === 'POST') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
-      actions.push(body);
-      res.setHeader('content-type', 'application/json');
-      act(body, res);
-      return;
-    }
-    const n = seen.length;
-    seen.push({ headers: req.headers, at: performance.now() });
-    const script =
-      streams[n] ?? ((r: ServerResponse) => r.writeHead(200, { 'content-type': 'text/event-stream' }));
-    script(res);
-    if (!res.writableEnded) res.write(': keep-alive\n\n');
-    waiting.get(n)?.();
+  const actions = postedActions(act);
+  const arena = await scriptedArena(streams.map(keptAlive), {
+    open: keptAlive((res) => sseEvents(res)),
+    handle: (req, res) => answerBotsMe(req, res) || actions.handle(req, res),
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    actions,
-    /** Resolves once stream connection `n` (from 0) has come. */
-    connection: (n: number) =>
-      new Promise<void>((resolve) => (seen[n] ? resolve() : waiting.set(n, resolve))),
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return { ...arena, actions: actions.posted };
 }
-
-const sse = (res: ServerResponse, ...blocks: string[]) => {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  for (const block of blocks) res.write(`${block}\n\n`);
-};
 
 describe('starters/typescript/pull-bot.ts, when its stream drops', { timeout: 30_000 }, () => {
   it('reconnects with Last-Event-ID after its retry, and waits out a 429 for its Retry-After', async () => {
     const started = { matchId: 'match_1', black: { name: 'a' }, white: { name: 'b' } };
     const arena = await handMadeArena([
       (res) => {
-        sse(res, 'retry: 1500', `id: 7-0\nevent: matchStarted\ndata: ${JSON.stringify(started)}`);
+        sseEvents(res, 'retry: 1500', `id: 7-0\nevent: matchStarted\ndata: ${JSON.stringify(started)}`);
         setTimeout(() => res.socket?.destroy(), 50);
       },
       (res) => {
@@ -273,13 +250,13 @@ describe('starters/typescript/pull-bot.ts, when its stream drops', { timeout: 30
     const arena = await handMadeArena(
       [
         (res) =>
-          sse(
+          sseEvents(
             res,
             'retry: 200',
             'id: 7-0\nevent: matchStarted\ndata: {"matchId":"match_1","black":{"name":"a"},"white":{"name":"b"}}',
             turn,
           ),
-        (res) => sse(res, turn),
+        (res) => sseEvents(res, turn),
       ],
       (_, res) => {
         if (refusals-- > 0) res.writeHead(503).end(JSON.stringify({ status: 503, code: 'unavailable' }));
