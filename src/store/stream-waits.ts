@@ -3,14 +3,62 @@ import type { Redis } from 'ioredis';
 /** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
 export type StreamEntry = [id: string, fields: string[]];
 
-/** Lets its holder end the wait it was given to, while that wait lasts. */
+/** Lets its holder end the wait it was given to: `wait` is that wait while it lasts. */
 export interface WaitHandle {
-  cancel?: () => void;
+  wait: { cancel(): void } | undefined;
 }
 
-interface Waiter {
-  readonly afterId: string;
-  readonly done: (entries: StreamEntry[]) => void;
+/**
+ * One wait on a stream, until it settles: with the entries after `afterId`, or with `[]` when its
+ * timer fires, its signal aborts or its holder cancels it. An object with methods rather than a
+ * handful of closures per wait: thousands are open at once, and each closure made per call costs
+ * memory (and, under tsx, a `name` property defined on it at run time).
+ */
+class StreamWait {
+  readonly #timer: ReturnType<typeof setTimeout>;
+  #settled = false;
+
+  constructor(
+    readonly afterId: string,
+    /** Every stream's waiters, by key (the `StreamWaits`'), to leave when this wait settles. */
+    private readonly all: Map<string, Set<StreamWait>>,
+    private readonly key: string,
+    private readonly waiters: Set<StreamWait>,
+    private readonly resolve: (entries: StreamEntry[]) => void,
+    private readonly signal: AbortSignal,
+    private readonly handle: WaitHandle | undefined,
+    timeoutMs: number,
+  ) {
+    this.#timer = setTimeout(expire, timeoutMs, this);
+    signal.addEventListener('abort', this, { once: true });
+    if (handle) handle.wait = this;
+    waiters.add(this);
+  }
+
+  /** Settles the wait with `entries`; it leaves its stream's waiters. */
+  done(entries: StreamEntry[]): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    if (this.handle?.wait === this) this.handle.wait = undefined;
+    clearTimeout(this.#timer);
+    this.signal.removeEventListener('abort', this);
+    this.waiters.delete(this);
+    if (this.waiters.size === 0 && this.all.get(this.key) === this.waiters) this.all.delete(this.key);
+    this.resolve(entries);
+  }
+
+  cancel(): void {
+    this.done([]);
+  }
+
+  /** The signal aborted. */
+  handleEvent(): void {
+    this.done([]);
+  }
+}
+
+function expire(wait: StreamWait): void {
+  wait.cancel();
 }
 
 /** The most entries one XREAD answers per stream. */
@@ -45,7 +93,7 @@ export class StreamWaits {
   #connection: Redis | undefined;
   /** The blocking connection's CLIENT ID, once known (it changes on each reconnect). */
   #clientId: number | undefined;
-  readonly #waiters = new Map<string, Set<Waiter>>();
+  readonly #waiters = new Map<string, Set<StreamWait>>();
   /** The streams and ids the XREAD in flight waits on; undefined while none is in flight. */
   #blocked: Map<string, string> | undefined;
   #unblocking = false;
@@ -69,8 +117,8 @@ export class StreamWaits {
 
   /**
    * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
-   * passes or `signal` aborts first. Entries already there answer at once. `handle.cancel`, while
-   * the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
+   * passes or `signal` aborts first. Entries already there answer at once. `handle.wait.cancel()`,
+   * while the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
    */
   wait(
     key: string,
@@ -80,29 +128,17 @@ export class StreamWaits {
     handle?: WaitHandle,
   ): Promise<StreamEntry[]> {
     if (this.#closed || signal.aborted) return Promise.resolve([]);
-    return new Promise((resolve) => {
-      let waiters = this.#waiters.get(key);
-      if (waiters === undefined) {
-        waiters = new Set();
-        this.#waiters.set(key, waiters);
-      }
-      const mine = waiters;
-      const finish = (entries: StreamEntry[]) => {
-        if (handle?.cancel === cancel) handle.cancel = undefined;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', cancel);
-        mine.delete(waiter);
-        if (mine.size === 0 && this.#waiters.get(key) === mine) this.#waiters.delete(key);
-        resolve(entries);
-      };
-      const cancel = () => finish([]);
-      const waiter: Waiter = { afterId, done: finish };
-      const timer = setTimeout(cancel, timeoutMs);
-      signal.addEventListener('abort', cancel, { once: true });
-      if (handle) handle.cancel = cancel;
-      mine.add(waiter);
-      this.#changed(key, afterId);
+    let waiters = this.#waiters.get(key);
+    if (waiters === undefined) {
+      waiters = new Set();
+      this.#waiters.set(key, waiters);
+    }
+    const mine = waiters;
+    const waiting = new Promise<StreamEntry[]>((resolve) => {
+      new StreamWait(afterId, this.#waiters, key, mine, resolve, signal, handle, timeoutMs);
     });
+    this.#changed(key, afterId);
+    return waiting;
   }
 
   /** Ends every wait (each answers `[]`) and closes the blocking connection. */
@@ -232,43 +268,59 @@ export class StreamWaits {
 /** The most entries one read of a stream reader returns; a reader that gets this many reads again at once. */
 const ENTRIES_PER_STREAM_READ = 100;
 
-/**
- * Reads of the streams `keyOf(id)` for one waiter (an event stream, a long poll, a spectator): a
- * read that waits shares `waits`' blocking connection, one that does not goes over `redis`.
- * Aborting `signal` or closing the reader ends a wait in progress with `[]`. No signal of its own:
- * thousands of readers are open at once, and a wait handle costs less.
- */
-export function openStreamReader<Event>(options: {
+/** What a stream reader is made from (see `openStreamReader`). */
+export interface StreamReaderOptions<Event> {
   readonly redis: Redis;
   readonly waits: StreamWaits;
   readonly keyOf: (id: string) => string;
   readonly decode: (entries: readonly StreamEntry[]) => Event[];
   readonly signal: AbortSignal;
-}): { read(id: string, afterId: string, waitMs: number): Promise<Event[]>; close(): void } {
-  const { redis, waits, keyOf, decode, signal } = options;
-  let closed = false;
-  const waiting: WaitHandle = {};
-  const ended = () => closed || signal.aborted;
-  return {
-    read: async (id, afterId, waitMs) => {
-      if (ended()) return [];
-      const stream = keyOf(id);
-      if (waitMs > 0) return decode(await waits.wait(stream, afterId, waitMs, signal, waiting));
-      try {
-        const reply = (await redis.xread('COUNT', ENTRIES_PER_STREAM_READ, 'STREAMS', stream, afterId)) as
-          | [string, StreamEntry[]][]
-          | null;
-        return decode(reply?.[0]?.[1] ?? []);
-      } catch (error) {
-        if (ended()) return [];
-        throw error;
-      }
-    },
-    close: () => {
-      closed = true;
-      waiting.cancel?.();
-    },
-  };
+}
+
+/**
+ * Reads of the streams `keyOf(id)` for one waiter (an event stream, a long poll, a spectator): a
+ * read that waits shares `waits`' blocking connection, one that does not goes over `redis`.
+ * Aborting `signal` or closing the reader ends a wait in progress with `[]`. No signal of its own,
+ * and methods rather than closures: thousands of readers are open at once.
+ */
+class StreamReader<Event> implements WaitHandle {
+  wait: { cancel(): void } | undefined = undefined;
+  #closed = false;
+
+  constructor(private readonly options: StreamReaderOptions<Event>) {}
+
+  async read(id: string, afterId: string, waitMs: number): Promise<Event[]> {
+    if (this.#ended()) return [];
+    const { redis, waits, keyOf, decode, signal } = this.options;
+    const stream = keyOf(id);
+    if (waitMs > 0) return decode(await waits.wait(stream, afterId, waitMs, signal, this));
+    try {
+      const reply = (await redis.xread('COUNT', ENTRIES_PER_STREAM_READ, 'STREAMS', stream, afterId)) as
+        | [string, StreamEntry[]][]
+        | null;
+      return decode(reply?.[0]?.[1] ?? []);
+    } catch (error) {
+      if (this.#ended()) return [];
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.wait?.cancel();
+  }
+
+  #ended(): boolean {
+    return this.#closed || this.options.signal.aborted;
+  }
+}
+
+/** A reader of the streams `options.keyOf(id)`; see `StreamReader`. */
+export function openStreamReader<Event>(options: StreamReaderOptions<Event>): {
+  read(id: string, afterId: string, waitMs: number): Promise<Event[]>;
+  close(): void;
+} {
+  return new StreamReader(options);
 }
 
 /** Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. */
