@@ -31,6 +31,32 @@ export interface StreamLease {
   release(): Promise<void>;
 }
 
+/** A lease held in the pull store; methods, not a pair of closures, as thousands are held at once. */
+class HeldStream implements StreamLease {
+  constructor(
+    private readonly pull: PullStore,
+    private readonly botId: string,
+    private readonly id: string,
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
+
+  renew(): Promise<boolean> {
+    return this.pull.holdStream(this.botId, this.id, this.ttlMs, this.max);
+  }
+
+  release(): Promise<void> {
+    return this.pull.releaseStream(this.botId, this.id).catch(ignore);
+  }
+}
+
+const ignore = (): void => {};
+
+/** Whether `state` answers a long poll of `viewer`: its turn has opened, or the match is over. */
+function readyFor(state: MatchState, viewer: Color): boolean {
+  return state.toMove === null || (state.toMove === viewer && state.deadline !== null);
+}
+
 /** What a bot at its cap of streams is told to wait before trying again. */
 const STREAM_RETRY_AFTER_SECONDS = 5;
 
@@ -74,10 +100,7 @@ export class PullService {
         'streams/too-many',
       );
     }
-    return {
-      renew: () => pull.holdStream(botId, id, ttlMs, max),
-      release: () => pull.releaseStream(botId, id).catch(() => {}),
-    };
+    return new HeldStream(pull, botId, id, ttlMs, max);
   }
 
   private async load(matchId: string) {
@@ -131,10 +154,9 @@ export class PullService {
   ): Promise<MatchState> {
     const { state, viewer } = await this.view(principal, matchId);
     if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null || stop.aborted) return state;
-    const ready = (s: MatchState) => s.toMove === null || (s.toMove === viewer && s.deadline !== null);
-    if (ready(state)) return state;
+    if (readyFor(state, viewer)) return state;
     // Not awaited: this frame, and the state it read, are not held for the whole wait.
-    return this.waitForTurn(principal.botId, matchId, waitMs, ready, stop);
+    return this.waitForTurn(principal.botId, matchId, waitMs, viewer, stop);
   }
 
   /**
@@ -145,14 +167,10 @@ export class PullService {
     botId: string,
     matchId: string,
     waitMs: number,
-    ready: (s: MatchState) => boolean,
+    viewer: Color,
     stop: AbortSignal,
   ): Promise<MatchState> {
     const principal: Principal = { kind: 'bot', botId };
-    const readyState = async () => {
-      const state = await this.state(principal, matchId);
-      return ready(state) ? state : null;
-    };
     const lease = await this.holdStream(botId, waitMs + LEASE_MARGIN_MS);
     // `stop` ends the wait at once; the answer is then the state as it stands.
     const reader = this.deps.pull.openReader(stop);
@@ -160,7 +178,7 @@ export class PullService {
       let lastId = await this.deps.pull.lastEventId(botId);
       const until = performance.now() + waitMs;
       for (;;) {
-        const state = await readyState();
+        const state = await this.readyState(principal, matchId, viewer);
         if (state !== null) return state;
         const left = Math.floor(until - performance.now());
         if (left <= 0 || stop.aborted) return await this.state(principal, matchId);
@@ -171,6 +189,12 @@ export class PullService {
       reader.close();
       await lease.release();
     }
+  }
+
+  /** The match's state for `viewer`'s long poll when it answers it, else null (see `readyFor`). */
+  private async readyState(principal: Principal, matchId: string, viewer: Color): Promise<MatchState | null> {
+    const state = await this.state(principal, matchId);
+    return readyFor(state, viewer) ? state : null;
   }
 
   /**
