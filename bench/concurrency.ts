@@ -2,7 +2,7 @@
  * npm run bench:concurrency [-- --bot-latency-ms 200 --concurrency 1000 --seconds 20 --threads N --turn-slice-ms N --openings balanced|standard --nice N]
  *
  * One worker process, as `npm run worker` builds it (startWorkers: WORKER_THREADS pool threads, by
- * default one per core, or with `--threads 0` the process' own thread), plays `concurrency` matches
+ * default one per core it may use, or with `--threads 0` the process' own thread), plays `concurrency` matches
  * at once against two bots that each answer after `bot-latency-ms` (in a child process), through
  * the real queue, runner, store and bot client, on a private redis-server. Over a measuring window
  * it prints the move rate against the ideal (each match makes 1000 / latency moves a second), the
@@ -48,6 +48,10 @@ const latencyMs = Number(values['bot-latency-ms']);
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.seconds);
 const nice = values.nice === undefined ? undefined : Number(values.nice);
+if (nice !== undefined && !(Number.isInteger(nice) && nice >= -20 && nice <= 19)) {
+  console.error(`--nice must be an integer from -20 to 19, not ${values.nice}`);
+  process.exit(2);
+}
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function slowBots(): Promise<{ urls: [string, string]; stop: () => void }> {

@@ -50,7 +50,7 @@ const envSchema = z.object({
    * Matches one worker process plays at once. A match mostly waits on a bot (a timer, a socket, a
    * shared subscription), so this is high: a bot that stalls its matches must not hold up others'.
    * 500: on 2 cores shared with the bots and Redis, against 200 ms bots, all of the ideal move rate
-   * with event-loop delay p99 17-22 ms; 1000 gives 93-98% with p99 20-35 ms, most of it the threads
+   * with event-loop delay p99 17-22 ms; 1000 gives 91-98% with p99 20-35 ms, most of it the threads
    * waiting for a CPU (npm run bench:concurrency, README "Workers").
    */
   WORKER_CONCURRENCY: integer(500, 1),

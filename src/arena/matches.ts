@@ -151,8 +151,8 @@ export class MatchService {
 
   /**
    * Creates matches the arena makes together, all or none: a matchmaking pairing's paired games (one
-   * opening, colours swapped). Made one by one, a failure between two (a crash, Redis lost, a bot
-   * retired in between) left a lone game whose opening favoured one of the bots. Each input is
+   * opening, colours swapped). Made one by one, a failure between two (a crash, Redis lost) left a
+   * lone game whose opening favoured one of the bots. Each input is
    * checked as `create` checks it; the admin's (the arena's) alone. `colorBalance` (each bot's games
    * as black minus as white, see `ArenaStore.colorBalances`) is stored with them.
    */
@@ -164,9 +164,9 @@ export class MatchService {
     requireAdmin(principal);
     const matches: MatchRecord[] = [];
     for (const input of inputs) matches.push((await this.#prepare(principal, input)).match);
-    if (!(await this.deps.store.createMatches(matches, colorBalance))) {
-      throw new Error('a new match id was taken already');
-    }
+    // Refused only when they exist already: the ids are new, so that is this very write, resent by
+    // the connection after its answer was lost. They are stored either way; enqueue them.
+    await this.deps.store.createMatches(matches, colorBalance);
     for (const match of matches) await this.#enqueue(match);
     return matches;
   }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Direction } from '../contract/index.ts';
+import type { components, Direction } from '../contract/index.ts';
 import type { MoveOutcome } from '../match-model/judge.ts';
 import { matchState } from '../match-model/match-state.ts';
 import type { BotEventStore, TurnStore } from '../store/pull-store.ts';
@@ -71,11 +71,12 @@ export class PullPlayer implements Player {
 
 /** The `matchStarted` event both players find on their event streams. */
 export async function announceStart(pull: BotEventStore, match: MatchRecord): Promise<void> {
-  const data = JSON.stringify({
+  const started: components['schemas']['BotMatchStartedEvent'] = {
     matchId: match.id,
     black: match.black,
     white: match.white,
     rules: match.rules,
-  });
+  };
+  const data = JSON.stringify(started);
   await Promise.all([match.black.id, match.white.id].map((id) => pull.appendEvent(id, 'matchStarted', data)));
 }

@@ -51,7 +51,9 @@ function historyItem(move: MoveRecord): HistoryItem {
 export class WireHistory {
   readonly #items: HistoryItem[] = [];
   /** The items' JSON, comma-separated, without the brackets: `#length` bytes of it. */
-  #json = Buffer.allocUnsafe(1024);
+  // Not from Node's shared pool: a match keeps its history for its whole length, and a slice of the
+  // pool would keep the pool's other 7 kB alive with it.
+  #json = Buffer.allocUnsafeSlow(1024);
   #length = 0;
 
   constructor(moves: readonly MoveRecord[] = []) {
@@ -64,7 +66,7 @@ export class WireHistory {
     const json = `${this.#items.length > 1 ? ',' : ''}${JSON.stringify(item)}`;
     const needed = this.#length + Buffer.byteLength(json);
     if (needed > this.#json.length) {
-      const grown = Buffer.allocUnsafe(Math.max(needed, this.#json.length * 2));
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, this.#json.length * 2));
       this.#json.copy(grown, 0, 0, this.#length);
       this.#json = grown;
     }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { components } from '../contract/index.ts';
 import { publicResult } from '../faults.ts';
 import { type FinishPlan, planFinish, type StandingBot } from '../standings/finish-plan.ts';
 import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
@@ -155,7 +156,7 @@ function writePlan(
   if (challenger !== null) tx.write('ZREM', keys.botChallenges(challenger), match.id);
   // The players hear of the end in the same transaction: exactly one matchFinished each.
   for (const side of ['black', 'white'] as const) {
-    const data = JSON.stringify(plan.events[side]);
+    const data = JSON.stringify(plan.events[side] satisfies components['schemas']['BotMatchFinishedEvent']);
     tx.write(
       'XADD',
       keys.botEvents(match[side].id),

@@ -57,7 +57,7 @@ const schemaExamples = Object.entries(
   (spec.document.components?.schemas ?? {}) as Record<string, { example?: unknown }>,
 ).flatMap(([name, schema]) => (schema.example === undefined ? [] : [{ name, example: schema.example }]));
 
-describe("openapi.yaml's schema examples", () => {
+describe("openapi.yaml's component schemas' examples", () => {
   it('are there to check', () => {
     expect(schemaExamples.length).toBeGreaterThan(5);
   });

@@ -32,9 +32,9 @@ describe('match pool threads', { timeout: 60_000 }, () => {
       expect(new Set(delays.map((delay) => delay.threadId)).size).toBe(2);
       for (const delay of delays) {
         expect(delay.p99Ms).toBeGreaterThan(0);
-        // Each thread reads its own schedule (Linux): a share of its window, not another thread's.
-        if (process.platform === 'linux') expect(delay.cpuWaitShare).toBeGreaterThanOrEqual(0);
-        if (process.platform === 'linux') expect(delay.cpuWaitShare).toBeLessThanOrEqual(1);
+        // A share of the thread's window where the system tells (Linux schedstat), else null.
+        if (delay.cpuWaitShare !== null) expect(delay.cpuWaitShare).toBeGreaterThanOrEqual(0);
+        if (delay.cpuWaitShare !== null) expect(delay.cpuWaitShare).toBeLessThanOrEqual(1);
       }
     } finally {
       await pool.close();

@@ -11,7 +11,8 @@ import { type ScriptedArena, scriptedArena, sseEvents } from '../support/scripte
 const turn = { matchId: 'match_1', ply: 3, you: 'black', toMove: 'black', legalMoves: ['d3'] };
 const TURN = `id: 2-0\nevent: yourTurn\ndata: ${JSON.stringify(turn)}`;
 const STARTED = 'id: 1-0\nevent: matchStarted\ndata: {"matchId":"match_1"}';
-const FINISHED = 'id: 3-0\nevent: matchFinished\ndata: {"matchId":"match_1","result":null}';
+const FINISHED =
+  'id: 3-0\nevent: matchFinished\ndata: {"matchId":"match_1","status":"aborted","result":{"winner":null,"discs":{"black":0,"white":0},"reason":"aborted"}}';
 
 let arena: ScriptedArena | undefined;
 afterEach(() => {

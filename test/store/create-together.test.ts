@@ -46,9 +46,10 @@ describe('matches made together (a paired game)', () => {
   });
 
   it('are stored all or none: one that exists already stops the others and the balance', async () => {
+    expect(await h.store.createMatches([game('match_together_c', black, white)], new Map())).toBe(true);
     const before = await balances();
     const stored = await h.store.createMatches(
-      [game('match_together_b', black, white), game('match_together_a', white, black)],
+      [game('match_together_b', black, white), game('match_together_c', white, black)],
       new Map([[black, 5]]),
     );
     expect(stored).toBe(false);

@@ -50,10 +50,13 @@ export class CommandMonitor {
         if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) resolve();
       });
     });
-    // MONITOR tells commands in the order Redis runs them: once it told this one, it told all before.
-    await this.redis.echo(marker);
-    await seen;
-    stop();
+    try {
+      // MONITOR tells commands in the order Redis runs them: once it told this one, it told all before.
+      await this.redis.echo(marker);
+      await seen;
+    } finally {
+      stop();
+    }
   }
 
   stop(): void {
