@@ -395,11 +395,10 @@ export async function* botEvents(
     // A turn opened between fixing `after` and reading the snapshot is in both: sent once.
     const snapshotTurns = new Set<string>();
     if (start.snapshot) yield* snapshotOfTurns(service, deps, botId, snapshotTurns);
+    let renewedAt = performance.now();
     while (!closed.aborted) {
       const events = await reader.read(botId, after, keepAliveMs);
       if (closed.aborted) break;
-      if (!(await lease.renew())) return;
-      await deps.pull.markOnline(botId, onlineSeconds);
       if (events.length === 0) yield 'keep-alive';
       for (const event of events) {
         after = event.id;
@@ -410,6 +409,13 @@ export async function* botEvents(
         if (told) continue;
         yield event;
       }
+      // After the events, not before: two round trips no longer stand between a turn and the bot.
+      // And at most every half keep-alive, well within the lease's and the presence's lifetimes
+      // (see holdStream), rather than on every event a busy bot gets.
+      if (performance.now() - renewedAt < keepAliveMs / 2) continue;
+      if (!(await lease.renew())) return;
+      await deps.pull.markOnline(botId, onlineSeconds);
+      renewedAt = performance.now();
     }
   } catch (error) {
     if (!closed.aborted) throw error;
