@@ -187,7 +187,9 @@ export class PullService {
       }
     } finally {
       reader.close();
-      await lease.release();
+      // Not awaited: the release is sent before the answer, on the connection any next request of
+      // the bot's uses too, so Redis runs it first; the answer need not wait for its reply.
+      void lease.release();
     }
   }
 
