@@ -181,7 +181,7 @@ export class PullService {
         const state = await this.readyState(principal, matchId, viewer);
         if (state !== null) return state;
         const left = Math.floor(until - performance.now());
-        if (left <= 0 || stop.aborted) return await this.state(principal, matchId);
+        if (left <= 0 || stop.aborted || reader.ended) return await this.state(principal, matchId);
         const events = await reader.read(botId, lastId, left);
         lastId = events.at(-1)?.id ?? lastId;
       }
@@ -400,7 +400,7 @@ export async function* botEvents(
     let renewedAt = performance.now();
     while (!closed.aborted) {
       const events = await reader.read(botId, after, keepAliveMs);
-      if (closed.aborted) break;
+      if (closed.aborted || reader.ended) break;
       if (events.length === 0) yield 'keep-alive';
       for (const event of events) {
         after = event.id;

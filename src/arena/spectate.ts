@@ -97,7 +97,7 @@ export class SpectatorService {
       let { after, ply } = start;
       while (!closed.aborted) {
         const events = await reader.read(matchId, after, start.ended ? 0 : keepAliveMs);
-        if (closed.aborted) break;
+        if (closed.aborted || reader.ended) break;
         if (events.length === 0) {
           if (start.ended) {
             yield await this.finishedFromRecord(matchId);

@@ -95,6 +95,11 @@ export interface MatchEventReader {
   read(matchId: string, afterId: string, waitMs: number): Promise<MatchEvent[]>;
   /** Ends the reader; a wait in progress answers `[]`. */
   close(): void;
+  /**
+   * True once a read can wait no more (the reader closed, its signal aborted, or the store closing
+   * its waits): every read then answers `[]` at once, so a loop of reads must stop on it.
+   */
+  readonly ended: boolean;
 }
 
 /** Reads matches' live events; the arena's scripts write them (see the top of this file). */

@@ -72,6 +72,11 @@ export interface BotEventReader {
   read(botId: string, afterId: string, waitMs: number): Promise<BotEvent[]>;
   /** Ends the reader; a wait in progress answers `[]`. */
   close(): void;
+  /**
+   * True once a read can wait no more (the reader closed, its signal aborted, or the store closing
+   * its waits): every read then answers `[]` at once, so a loop of reads must stop on it.
+   */
+  readonly ended: boolean;
 }
 
 /** Each bot's event stream, its leases on streams and long polls, and its presence. */

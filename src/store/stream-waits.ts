@@ -141,6 +141,11 @@ export class StreamWaits {
     return waiting;
   }
 
+  /** True once closed: a wait then answers `[]` at once. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Ends every wait (each answers `[]`) and closes the blocking connection. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -290,7 +295,7 @@ class StreamReader<Event> implements WaitHandle {
   constructor(private readonly options: StreamReaderOptions<Event>) {}
 
   async read(id: string, afterId: string, waitMs: number): Promise<Event[]> {
-    if (this.#ended()) return [];
+    if (this.ended) return [];
     const { redis, waits, keyOf, decode, signal } = this.options;
     const stream = keyOf(id);
     if (waitMs > 0) return decode(await waits.wait(stream, afterId, waitMs, signal, this));
@@ -300,7 +305,7 @@ class StreamReader<Event> implements WaitHandle {
         | null;
       return decode(reply?.[0]?.[1] ?? []);
     } catch (error) {
-      if (this.#ended()) return [];
+      if (this.ended) return [];
       throw error;
     }
   }
@@ -310,8 +315,8 @@ class StreamReader<Event> implements WaitHandle {
     this.wait?.cancel();
   }
 
-  #ended(): boolean {
-    return this.#closed || this.options.signal.aborted;
+  get ended(): boolean {
+    return this.#closed || this.options.signal.aborted || this.options.waits.closed;
   }
 }
 
@@ -319,6 +324,7 @@ class StreamReader<Event> implements WaitHandle {
 export function openStreamReader<Event>(options: StreamReaderOptions<Event>): {
   read(id: string, afterId: string, waitMs: number): Promise<Event[]>;
   close(): void;
+  readonly ended: boolean;
 } {
   return new StreamReader(options);
 }
