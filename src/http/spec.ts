@@ -27,6 +27,11 @@ export function loadSpec(): OpenApiSpec {
  * (the game description hands these to bot authors). The spec's schemas have no cycles.
  */
 export function standaloneSchema(spec: OpenApiSpec, name: string): Record<string, unknown> {
+  return inlinedSchema(spec, spec.document.components.schemas[name]);
+}
+
+/** `schema` (any schema of the spec, a property's or a response's too) with every `$ref` inlined. */
+export function inlinedSchema(spec: OpenApiSpec, schema: unknown): Record<string, unknown> {
   const schemas = spec.document.components.schemas;
   const inline = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(inline);
@@ -37,5 +42,5 @@ export function standaloneSchema(spec: OpenApiSpec, name: string): Record<string
     const target = inline(schemas[$ref.replace('#/components/schemas/', '')]) as Record<string, unknown>;
     return { ...target, ...Object.fromEntries(entries) };
   };
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...(inline(schemas[name]) as object) };
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...(inline(schema) as object) };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/http/spec.ts';
 import { admin } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { specSchema } from '../support/spec-schema.ts';
+import { specSubschema } from '../support/spec-schema.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -53,17 +53,65 @@ describe('openapi.yaml', () => {
   });
 });
 
-const schemaExamples = Object.entries(
-  (spec.document.components?.schemas ?? {}) as Record<string, { example?: unknown }>,
-).flatMap(([name, schema]) => (schema.example === undefined ? [] : [{ name, example: schema.example }]));
+/**
+ * Every example openapi.yaml gives, with the schema it illustrates: a schema's own `example` (a
+ * component's, a property's, a parameter's), and a media type's `example` or `examples`.
+ */
+function examplesIn(
+  node: unknown,
+  path: string,
+  found: { where: string; schema: unknown; example: unknown }[],
+  // A map of names to schemas (`properties`, `schemas`, …): its keys are names, not keywords.
+  names = false,
+) {
+  if (node === null || typeof node !== 'object') return found;
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) examplesIn(item, `${path}/${i}`, found);
+    return found;
+  }
+  const object = node as Record<string, unknown>;
+  if (names) {
+    for (const [key, value] of Object.entries(object)) examplesIn(value, `${path}/${key}`, found);
+    return found;
+  }
+  const isMediaType = 'schema' in object && ('example' in object || 'examples' in object);
+  if (isMediaType) {
+    if ('example' in object) found.push({ where: path, schema: object.schema, example: object.example });
+    for (const [name, entry] of Object.entries(
+      (object.examples ?? {}) as Record<string, { value?: unknown }>,
+    )) {
+      if (entry.value !== undefined)
+        found.push({ where: `${path}/examples/${name}`, schema: object.schema, example: entry.value });
+    }
+  } else if ('example' in object && !('in' in object)) {
+    found.push({ where: path, schema: object, example: object.example });
+  }
+  for (const [key, value] of Object.entries(object)) {
+    if (key === 'example' || key === 'examples') continue;
+    examplesIn(value, `${path}/${key}`, found, NAME_MAPS.has(key));
+  }
+  return found;
+}
 
-describe("openapi.yaml's component schemas' examples", () => {
-  it('are there to check', () => {
-    expect(schemaExamples.length).toBeGreaterThan(5);
+const NAME_MAPS = new Set([
+  'properties',
+  'schemas',
+  'paths',
+  'responses',
+  'parameters',
+  'content',
+  'headers',
+]);
+
+const specExamples = examplesIn(spec.document, '#', []);
+
+describe("openapi.yaml's examples", () => {
+  it('are there to check: every component schema with one, and more', () => {
+    expect(specExamples.length).toBeGreaterThan(20);
   });
 
-  it.each(schemaExamples)('$name: its example is valid', ({ name, example }) => {
-    expect(specSchema(name)(example)).toEqual([]);
+  it.each(specExamples)('$where: its example is valid', ({ where, schema, example }) => {
+    expect(specSubschema(where, schema)(example)).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { loadSpec, standaloneSchema } from '../../src/http/spec.ts';
+import { inlinedSchema, loadSpec, standaloneSchema } from '../../src/http/spec.ts';
 
 // ajv-formats is CommonJS: its default export is the function itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -16,14 +16,23 @@ let ajv: Ajv2020 | undefined;
  * expect(specSchema('LiveMoveEvent')(JSON.parse(event.data))).toEqual([]);
  */
 export function specSchema(name: string): (value: unknown) => string[] {
+  return checker(name, standaloneSchema(loadSpec(), name));
+}
+
+/** As `specSchema`, for any schema object found in the spec (`where` names it in the problems). */
+export function specSubschema(where: string, schema: unknown): (value: unknown) => string[] {
+  return checker(where, inlinedSchema(loadSpec(), schema));
+}
+
+function checker(where: string, schema: Record<string, unknown>): (value: unknown) => string[] {
   if (ajv === undefined) {
     // Not strict: the spec's schemas carry OpenAPI's `example`, which JSON Schema does not know.
     ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
   }
-  const validate = ajv.compile(standaloneSchema(loadSpec(), name));
+  const validate = ajv.compile(schema);
   return (value) =>
     validate(value)
       ? []
-      : (validate.errors ?? []).map((error) => `${name}${error.instancePath} ${error.message ?? ''}`);
+      : (validate.errors ?? []).map((error) => `${where}${error.instancePath} ${error.message ?? ''}`);
 }
