@@ -29,6 +29,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'src/config',
     'src/game-description',
     'src/threads',
+    'src/bounded-map',
   ],
   // src/standings plans what a finished match does to its bots, from records (the store writes the plan).
   ['src/ids', 'src/logger', 'src/net', 'src/queue', 'src/standings'],

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.ts';
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import {
@@ -82,7 +83,7 @@ export class TournamentService {
    * tournament's page reads only its games still queued or running, where it read every game each
    * time (a round robin of 64 paired is 4,032 matches).
    */
-  readonly #endedMatches = new Map<string, MatchRecord>();
+  readonly #endedMatches = new BoundedMap<string, MatchRecord>(ENDED_MATCHES_KEPT);
 
   constructor(private readonly deps: TournamentServiceDeps) {}
 
@@ -322,9 +323,6 @@ export class TournamentService {
       byId.set(match.id, match);
       if (!matchEnded(match.status)) continue;
       this.#endedMatches.set(match.id, match);
-      if (this.#endedMatches.size > ENDED_MATCHES_KEPT) {
-        this.#endedMatches.delete(this.#endedMatches.keys().next().value!);
-      }
     }
     return byId;
   }

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { BoundedMap } from '../bounded-map.ts';
 
 /**
  * A JSON answer kept ready to send: the document, its serialized body as bytes (express would
@@ -54,7 +55,8 @@ interface Entry {
  * const answer = await pages.get('0:50', async () => ({ value: await readPage(0, 50), keep: true }));
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
+  /** Least recently used first: a hit is deleted and set again. */
+  private readonly entries: BoundedMap<string, Entry>;
   private readonly now: () => number;
 
   constructor(
@@ -67,6 +69,7 @@ export class AnswerCache {
     },
   ) {
     this.now = options.now ?? (() => performance.now());
+    this.entries = new BoundedMap(options.maxEntries);
   }
 
   get(key: string, load: () => Promise<{ value: unknown; keep: boolean }>): Promise<JsonAnswer> {
@@ -99,11 +102,6 @@ export class AnswerCache {
   private put(key: string, entry: Entry): void {
     this.entries.delete(key);
     this.entries.set(key, entry);
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
   }
 
   private forget(key: string, entry: Entry): void {

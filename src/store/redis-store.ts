@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type { Redis } from 'ioredis';
+import { BoundedMap } from '../bounded-map.ts';
 import { ConflictError, InvalidCursorError } from '../errors.ts';
 import { gameFor } from '../game/index.ts';
 import {
@@ -384,7 +385,7 @@ export class RedisStore implements ArenaStore {
   }
 
   /** Each match's players as read by getMatchWithRatings, the oldest forgotten first past 10,000. */
-  private readonly playersOf = new Map<string, readonly [black: string, white: string]>();
+  private readonly playersOf = new BoundedMap<string, readonly [black: string, white: string]>(10_000);
 
   async getMatchWithRatings(id: string): Promise<MatchWithRatings | null> {
     const players = this.playersOf.get(id);
@@ -392,7 +393,6 @@ export class RedisStore implements ArenaStore {
       const [match, moves] = await Promise.all([this.getMatch(id), this.getMoves(id)]);
       if (match === null) return null;
       this.playersOf.set(id, [match.black.id, match.white.id]);
-      if (this.playersOf.size > 10_000) this.playersOf.delete(this.playersOf.keys().next().value!);
       const [black, white] = await this.getBots([match.black.id, match.white.id]);
       return { match, moves, ratings: { black: black?.rating ?? null, white: white?.rating ?? null } };
     }
