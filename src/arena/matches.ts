@@ -152,9 +152,9 @@ export class MatchService {
   /**
    * Creates matches the arena makes together, all or none: a matchmaking pairing's paired games (one
    * opening, colours swapped). Made one by one, a failure between two (a crash, Redis lost) left a
-   * lone game whose opening favoured one of the bots. Each input is
-   * checked as `create` checks it; the admin's (the arena's) alone. `colorBalance` (each bot's games
-   * as black minus as white, see `ArenaStore.colorBalances`) is stored with them.
+   * lone game whose opening favoured one of the bots. Each input is checked as `create` checks it;
+   * the admin's (the arena's) alone. `colorBalance` (each bot's games as black minus as white, see
+   * `ArenaStore.colorBalances`) is stored with them.
    */
   async createTogether(
     principal: Principal | null,

@@ -6,7 +6,7 @@ import {
   type MatchEventReader,
   type MatchEventStore,
 } from './match-events.ts';
-import { openStreamReader, type StreamEntry, type StreamWaits } from './stream-waits.ts';
+import { type StreamEntry, StreamReader, type StreamWaits } from './stream-waits.ts';
 
 /**
  * Matches' live events on Redis. Waits go through the `StreamWaits` of the pull store, so a
@@ -25,7 +25,7 @@ export class RedisMatchEvents implements MatchEventStore {
   ) {}
 
   openReader(signal: AbortSignal): MatchEventReader {
-    return openStreamReader({
+    return new StreamReader({
       redis: this.redis,
       waits: this.waits,
       keyOf: this.keys.matchEvents,

@@ -14,7 +14,7 @@ import type {
   SubmitOutcome,
 } from './pull-store.ts';
 import { RedisMatchEvents } from './redis-match-events.ts';
-import { openStreamReader, type StreamEntry, StreamWaits } from './stream-waits.ts';
+import { type StreamEntry, StreamReader, StreamWaits } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
 const TTL_SECONDS = 24 * 3600;
@@ -217,7 +217,7 @@ export class RedisPullStore implements PullStore {
    * wait in progress with `[]`.
    */
   openReader(signal: AbortSignal): BotEventReader {
-    return openStreamReader({
+    return new StreamReader({
       redis: this.#redis,
       waits: this.#events,
       keyOf: this.#keys.botEvents,

@@ -273,7 +273,7 @@ export class StreamWaits {
 /** The most entries one read of a stream reader returns; a reader that gets this many reads again at once. */
 const ENTRIES_PER_STREAM_READ = 100;
 
-/** What a stream reader is made from (see `openStreamReader`). */
+/** What a stream reader is made from (see `StreamReader`). */
 export interface StreamReaderOptions<Event> {
   readonly redis: Redis;
   readonly waits: StreamWaits;
@@ -288,7 +288,7 @@ export interface StreamReaderOptions<Event> {
  * Aborting `signal` or closing the reader ends a wait in progress with `[]`. No signal of its own,
  * and methods rather than closures: thousands of readers are open at once.
  */
-class StreamReader<Event> implements WaitHandle {
+export class StreamReader<Event> implements WaitHandle {
   wait: { cancel(): void } | undefined = undefined;
   #closed = false;
 
@@ -318,15 +318,6 @@ class StreamReader<Event> implements WaitHandle {
   get ended(): boolean {
     return this.#closed || this.options.signal.aborted || this.options.waits.closed;
   }
-}
-
-/** A reader of the streams `options.keyOf(id)`; see `StreamReader`. */
-export function openStreamReader<Event>(options: StreamReaderOptions<Event>): {
-  read(id: string, afterId: string, waitMs: number): Promise<Event[]>;
-  close(): void;
-  readonly ended: boolean;
-} {
-  return new StreamReader(options);
 }
 
 /** Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. */
