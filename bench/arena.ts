@@ -19,7 +19,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { pino } from 'pino';
 import { BotService } from '../src/arena/bots.ts';
-import { MatchService } from '../src/arena/matches.ts';
 import { BotClient } from '../src/bot-client/index.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -36,7 +35,7 @@ import { secureRandomBytes } from '../src/random.ts';
 import { deleteKeysUnder } from '../src/store/maintenance.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
-import { benchWorker } from './bench-worker.ts';
+import { benchMatchService, benchWorker } from './bench-worker.ts';
 
 const { values } = parseArgs({
   options: {
@@ -128,13 +127,7 @@ async function main(): Promise<void> {
     logger,
     onMoveTimed: ({ overheadMs }) => overheads.push(overheadMs),
   });
-  const matches = new MatchService({
-    store,
-    queue,
-    clock: systemClock,
-    random: secureRandomBytes,
-    limits: config.limits,
-  });
+  const matches = benchMatchService(store, queue, config);
 
   const worker = await benchWorker({
     connection: workerRedis,

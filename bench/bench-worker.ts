@@ -1,5 +1,10 @@
+import { MatchService } from '../src/arena/matches.ts';
 import { systemClock } from '../src/clock.ts';
+import type { Config } from '../src/config.ts';
 import { MatchWorker, type MatchWorkerOptions } from '../src/match/worker.ts';
+import type { MatchQueue } from '../src/queue/match-queue.ts';
+import { secureRandomBytes } from '../src/random.ts';
+import type { ArenaStore } from '../src/store/store.ts';
 
 /**
  * A match worker for a benchmark, ready to take jobs: the system clock, and no reconciliation
@@ -11,4 +16,15 @@ export async function benchWorker(
   const worker = new MatchWorker({ ...options, clock: systemClock, reconcileEveryMs: 3_600_000 });
   await worker.worker.waitUntilReady();
   return worker;
+}
+
+/** The match service a bench creates its matches with, as the API builds it. */
+export function benchMatchService(store: ArenaStore, queue: MatchQueue, config: Config): MatchService {
+  return new MatchService({
+    store,
+    queue,
+    clock: systemClock,
+    random: secureRandomBytes,
+    limits: config.limits,
+  });
 }

@@ -21,7 +21,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { BotService } from '../src/arena/bots.ts';
-import { MatchService } from '../src/arena/matches.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { startMatchPool } from '../src/pool/match-pool.ts';
@@ -31,6 +30,7 @@ import { secureRandomBytes } from '../src/random.ts';
 import { openings } from '../src/reversi/index.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
+import { benchMatchService } from './bench-worker.ts';
 import { niced, privateRedis } from './private-redis.ts';
 
 const { values } = parseArgs({
@@ -95,13 +95,7 @@ async function main(): Promise<void> {
   });
   const a = await botService.register({ name: 'slow-a', url: bots.urls[0] });
   const b = await botService.register({ name: 'slow-b', url: bots.urls[1] });
-  const matches = new MatchService({
-    store,
-    queue,
-    clock: systemClock,
-    random: secureRandomBytes,
-    limits: config.limits,
-  });
+  const matches = benchMatchService(store, queue, config);
   // Twice the concurrency, so that the worker has a match to start whenever one ends. Each from a
   // balanced opening, as rated matchmaking plays them: the same game from the start every time
   // would end every match at once, a game's length after they all began, and start as many again.
