@@ -252,6 +252,8 @@ describe("a bot's page", () => {
     await expect(alert.textContent()).resolves.toBe('target does not accept challenges.');
     expect(new URL(page.url()).pathname).toBe(`/bots/${target.id}`);
     await page.reload();
+    // Filled and shown once the page has read the bot, after the reload itself has finished.
+    await page.locator('#play-closed').waitFor();
     await expect(page.locator('#play-closed').textContent()).resolves.toBe(
       'This bot does not accept challenges.',
     );
