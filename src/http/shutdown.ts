@@ -1,32 +1,53 @@
-import { setMaxListeners } from 'node:events';
 import type { Server, ServerResponse } from 'node:http';
 import type { Application } from 'express';
 
 const CLOSING = Symbol('arena closing');
 
 /**
- * Aborts when the arena begins to shut down (see `drainOnClose`). Responses that would otherwise
- * stay open, event streams and long polls, listen to it and end at once, telling the client why.
+ * The arena's shutdown as the responses that would otherwise stay open (event streams and long
+ * polls) hear of it: each hands over its own controller, aborted when the shutdown begins (see
+ * `drainOnClose`), so it ends at once and tells the client why.
+ *
+ * A set of controllers rather than listeners on one AbortSignal: an EventTarget finds a listener
+ * to add or remove by scanning all of them, and thousands of waits open and end each second.
  *
  * It lives on `app.locals` rather than in createApp's dependencies: the server that closes the app
  * is made after it, and an app driven alone (supertest) simply never closes.
  *
  * @example
- * const closing = closingSignal(req.app);
- * if (closing.aborted) res.write('event: arenaClosing\ndata: {}\n\n');
+ * const closing = closingOf(req.app);
+ * if (closing.started) res.write('event: arenaClosing\ndata: {}\n\n');
  */
-export function closingSignal(app: Application): AbortSignal {
-  return closingController(app).signal;
+export class Closing {
+  #started = false;
+  readonly #stops = new Set<AbortController>();
+
+  /** True once the shutdown began. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Aborts `stop` when the shutdown begins, at once if it has, until `forget(stop)`. */
+  watch(stop: AbortController): void {
+    if (this.#started) stop.abort();
+    else this.#stops.add(stop);
+  }
+
+  forget(stop: AbortController): void {
+    this.#stops.delete(stop);
+  }
+
+  /** Begins the shutdown: every watched controller aborts. */
+  start(): void {
+    this.#started = true;
+    for (const stop of this.#stops) stop.abort();
+    this.#stops.clear();
+  }
 }
 
-function closingController(app: Application): AbortController {
-  const locals = app.locals as unknown as Record<symbol, AbortController | undefined>;
-  if (locals[CLOSING] === undefined) {
-    const controller = new AbortController();
-    // Every open stream and long poll listens to it: thousands are no leak.
-    setMaxListeners(0, controller.signal);
-    locals[CLOSING] = controller;
-  }
+export function closingOf(app: Application): Closing {
+  const locals = app.locals as unknown as Record<symbol, Closing | undefined>;
+  locals[CLOSING] ??= new Closing();
   return locals[CLOSING];
 }
 
@@ -34,7 +55,7 @@ export interface DrainingServer {
   /**
    * Closes the server with clients still connected, resolving once it is closed:
    * 1. stops accepting connections and closes the idle keep-alive ones (`server.close()`);
-   * 2. aborts `closingSignal(app)`, so event streams say `arenaClosing` and end, and long polls
+   * 2. starts `closingOf(app)`, so event streams say `arenaClosing` and end, and long polls
    *    answer with the state as it is;
    * 3. answers each request still running, or still arriving on an open connection, with
    *    `Connection: close`, and closes each connection as soon as its response is done: an idle
@@ -74,7 +95,7 @@ export function drainOnClose(server: Server, app: Application): DrainingServer {
       closing = true;
       const closed = new Promise<void>((done) => server.close(() => done()));
       for (const res of running) sayClose(res);
-      closingController(app).abort();
+      closingOf(app).start();
       const cut = setTimeout(() => server.closeAllConnections(), deadlineMs);
       try {
         await closed;

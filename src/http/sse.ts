@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { StreamItem } from '../arena/pull.ts';
 import type { components } from '../contract/index.ts';
+import type { Closing } from './shutdown.ts';
 
 /** How long a client waits before it reconnects, after a dropped stream or an `arenaClosing`. */
 export const RECONNECT_MS = 2000;
@@ -17,14 +18,13 @@ export const STREAM_HEADERS = {
  * Aborts when the client goes away or, given `closing`, when the arena closes, so a long poll or a
  * stream stops waiting at once. One signal, not `AbortSignal.any` of two: thousands are open at once.
  */
-export function stopSignal(res: Response, closing?: AbortSignal): AbortSignal {
+export function stopSignal(res: Response, closing?: Closing): AbortSignal {
   const controller = new AbortController();
-  const abort = () => controller.abort();
-  closing?.addEventListener('abort', abort, { once: true });
+  closing?.watch(controller);
   // A response closes when it is answered or when its connection drops first (then only it
   // aborts: an abort builds a DOMException, a stack trace, which every answer would pay).
   res.on('close', () => {
-    closing?.removeEventListener('abort', abort);
+    closing?.forget(controller);
     if (!res.writableFinished) controller.abort();
   });
   return controller.signal;

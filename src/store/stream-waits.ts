@@ -320,10 +320,25 @@ export class StreamReader<Event> implements WaitHandle {
   }
 }
 
-/** Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. */
+/**
+ * Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. The XREAD loop compares
+ * every waiter's id on each pass, so parts that fit a double exactly (15 digits: every real
+ * millisecond time) are compared as numbers, without the arrays and BigInts of a general parse.
+ */
 export function compareIds(a: string, b: string): number {
-  const [am = 0n, as = 0n] = a.split('-').map(BigInt);
-  const [bm = 0n, bs = 0n] = b.split('-').map(BigInt);
-  if (am !== bm) return am < bm ? -1 : 1;
-  return as === bs ? 0 : as < bs ? -1 : 1;
+  if (a === b) return 0;
+  const aDash = a.indexOf('-');
+  const bDash = b.indexOf('-');
+  const ms = comparePart(aDash < 0 ? a : a.slice(0, aDash), bDash < 0 ? b : b.slice(0, bDash));
+  if (ms !== 0) return ms;
+  return comparePart(aDash < 0 ? '' : a.slice(aDash + 1), bDash < 0 ? '' : b.slice(bDash + 1));
+}
+
+/** Orders two decimal numbers (a missing part, `''`, is 0). */
+function comparePart(a: string, b: string): number {
+  return a.length <= 15 && b.length <= 15 ? order(Number(a), Number(b)) : order(BigInt(a), BigInt(b));
+}
+
+function order<T extends number | bigint>(x: T, y: T): number {
+  return x === y ? 0 : x < y ? -1 : 1;
 }

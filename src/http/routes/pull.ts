@@ -16,7 +16,7 @@ import {
   myMatchesQuery,
   pullActionBody,
 } from '../schemas.ts';
-import { closingSignal } from '../shutdown.ts';
+import { closingOf } from '../shutdown.ts';
 import { openStream, STREAM_HEADERS, stopSignal, writeArenaClosing, writeItem } from '../sse.ts';
 
 export interface PullRouterDeps {
@@ -61,7 +61,7 @@ export function pullRouter(deps: PullRouterDeps): Router {
       sendJson(res, answer, deps.validated);
       return;
     }
-    const stop = stopSignal(res, closingSignal(req.app));
+    const stop = stopSignal(res, closingOf(req.app));
     res.json(await deps.service.awaitTurn(principalOf(res), matchId, waitMs, stop));
   });
 
@@ -104,17 +104,17 @@ export function pullRouter(deps: PullRouterDeps): Router {
   router.get('/v1/bots/me/events', async (req, res) => {
     const botId = botIdOf(res);
     const lastEventId = parse(lastEventIdHeader, req.get('last-event-id'), 'headers');
-    const closing = closingSignal(req.app);
+    const closing = closingOf(req.app);
     // Asked for while the arena closes, the stream says so at once and takes no lease. Not a 503:
     // a browser's EventSource gives up for good on an error status, but reconnects after an end.
-    const held = closing.aborted ? null : await holdStream(deps, botId, lastEventId);
+    const held = closing.started ? null : await holdStream(deps, botId, lastEventId);
     openStream(res);
     if (held) {
       const stop = stopSignal(res, closing);
       const events = botEvents(deps.service, deps, botId, held.start, stop, deps.keepAliveMs, held.lease);
       for await (const item of events) writeItem(res, item);
     }
-    if (closing.aborted) writeArenaClosing(res);
+    if (closing.started) writeArenaClosing(res);
     res.end();
   });
 

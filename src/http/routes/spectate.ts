@@ -4,7 +4,7 @@ import type { components } from '../../contract/index.ts';
 import { RateLimitedError } from '../../errors.ts';
 import { parse } from '../parse.ts';
 import { lastEventIdHeader, listLiveMatchesQuery, matchIdParams } from '../schemas.ts';
-import { closingSignal } from '../shutdown.ts';
+import { closingOf } from '../shutdown.ts';
 import { openStream, STREAM_HEADERS, stopSignal, writeArenaClosing, writeItem } from '../sse.ts';
 
 export interface SpectateRouterDeps {
@@ -95,13 +95,13 @@ export function spectateRouter(deps: SpectateRouterDeps): Router {
     try {
       // Fixed before the stream opens: an unknown match is a 404, and no event falls in between.
       const start = await deps.spectators.start(matchId, lastEventId);
-      const closing = closingSignal(req.app);
+      const closing = closingOf(req.app);
       openStream(res);
-      if (!closing.aborted) {
+      if (!closing.started) {
         const stop = stopSignal(res, closing);
         for await (const item of deps.spectators.follow(start, stop, deps.keepAliveMs)) writeItem(res, item);
       }
-      if (closing.aborted) writeArenaClosing(res);
+      if (closing.started) writeArenaClosing(res);
       res.end();
     } finally {
       release();
