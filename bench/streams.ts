@@ -1,14 +1,21 @@
 /**
- * npm run bench:streams [-- --streams N]
+ * npm run bench:streams [-- --streams N] [--rate R] [--warmup W]
  *
  * One API process (started here, in-process) on a private redis-server of the bench's own, with N
  * pull bots each holding an event stream and a long poll (the clients run in a child process, so
  * the API's memory is measured alone). Then the worker's side of a turn is played for the first
- * mover of every match (the turn opened, its `yourTurn` appended, as PullPlayer does), and the time from that write
- * to the bot's stream event and to its long poll's answer is the wake-up latency. Prints, as one
- * JSON line last: Redis connections during the waits (every client of the private server but the
- * bench's own), wake-up p50/p99 for streams and long polls, and the API's memory per open stream
- * (heap and RSS growth, after GC, over the 2N streams and long polls).
+ * mover of every match (the turn opened, its `yourTurn` appended, as PullPlayer does), R turns a
+ * second, from a process of its own as a worker's would be; the time from that write to the bot's
+ * stream event and to its long poll's answer is the wake-up latency.
+ *
+ * W more bots (W/2 matches) hold their waits beside the N and are woken first, as a warm-up: the
+ * API's code for a wake-up runs for the first time there, compiled as it goes. Their figures are
+ * printed apart (`warmupWakeupMs`), not mixed into the measured ones.
+ *
+ * Prints, as one JSON line last: Redis connections during the waits (every client of the private
+ * server but the bench's own), wake-up p50/p99 for streams and long polls, the rate the turns were
+ * opened at, and the API's memory per open wait (heap and RSS growth, after GC, over every stream
+ * and long poll).
  */
 
 import { type ChildProcess, fork } from 'node:child_process';
@@ -42,9 +49,18 @@ const now = () => performance.timeOrigin + performance.now();
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { streams: { type: 'string', default: '1000' }, clients: { type: 'boolean' } },
+    options: {
+      streams: { type: 'string', default: '1000' },
+      rate: { type: 'string', default: '1000' },
+      warmup: { type: 'string', default: '100' },
+      clients: { type: 'boolean' },
+      opener: { type: 'boolean' },
+    },
   });
-  const n = Number(values.streams);
+  // Whole matches: bots are paired two by two.
+  const n = 2 * Math.round(Number(values.streams) / 2);
+  const warm = 2 * Math.round(Number(values.warmup) / 2);
+  const rate = Number(values.rate);
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const server = await privateRedis();
@@ -65,10 +81,10 @@ async function main(): Promise<void> {
   const http = api.app.listen(0, '127.0.0.1');
   await once(http, 'listening');
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const pull = new RedisPullStore(api.redis, config.redis.prefix);
   let clients: ChildProcess | undefined;
+  let opener: ChildProcess | undefined;
   try {
-    const bots = await setUp(origin, config.adminToken ?? '', n);
+    const bots = await setUp(origin, config.adminToken ?? '', n + warm);
     gc();
     const before = process.memoryUsage();
 
@@ -86,7 +102,7 @@ async function main(): Promise<void> {
       const counts = await Promise.all(bots.map((bot) => admin.zcard(`bench:bot:${bot.id}:streams`)));
       return counts.reduce((sum, count) => sum + count, 0);
     };
-    while ((await leases()) < 2 * n) await pause(200);
+    while ((await leases()) < 2 * (n + warm)) await pause(200);
     await pause(500);
     gc();
     const during = process.memoryUsage();
@@ -94,48 +110,59 @@ async function main(): Promise<void> {
     const others = list.filter((line) => !line.includes('name=bench-admin'));
     const connectionNames = others.map((line) => /name=(\S*)/.exec(line)?.[1] ?? '');
 
-    // The worker's side of each first turn, a few at a time.
+    // The worker's side of each first turn. Reversi's first move is white's (the arena's colours
+    // follow the WTHOR convention): the second bot of each pair.
+    opener = fork(fileURLToPath(import.meta.url), ['--opener'], { execArgv: ['--import', 'tsx'] });
     const started = new Map<string, number>();
-    // Reversi's first move is white's (the arena's colours follow the WTHOR convention).
-    const movers = bots.filter((_, i) => i % 2 === 1);
-    for (const [i, bot] of movers.entries()) {
-      started.set(bot.id, now());
-      void pull.openTurn(
-        {
-          matchId: bot.matchId,
-          ply: 1,
-          player: 'white',
-          botId: bot.id,
-          startedAt: Date.now(),
-          deadline: Date.now() + 60_000,
-        },
-        JSON.stringify({ matchId: bot.matchId, ply: 1 }),
-      );
-      if (i % 10 === 9) await pause(10);
-    }
-    const deadline = Date.now() + 20_000;
-    while (woken.length < 2 * movers.length && Date.now() < deadline) await pause(50);
-    const latency = (kind: Woken['kind']) =>
-      woken
-        .filter((w) => w.kind === kind && started.has(w.botId))
-        .map((w) => w.at - (started.get(w.botId) ?? 0))
-        .sort((a, b) => a - b);
-    const streams = latency('stream');
-    const polls = latency('poll');
+    opener.on('message', ({ botId, at }: Opened) => started.set(botId, at));
+    const openFirstTurns = async (players: readonly Bot[]) => {
+      const movers = players.filter((_, i) => i % 2 === 1);
+      const cpuBefore = process.cpuUsage();
+      opener?.send({ url: server.url, prefix: config.redis.prefix, movers, rate });
+      const ids = new Set(movers.map((bot) => bot.id));
+      const deadline = Date.now() + 20_000;
+      const done = () => woken.filter((w) => ids.has(w.botId)).length >= 2 * ids.size;
+      while (!done() && Date.now() < deadline) await pause(50);
+      const cpu = process.cpuUsage(cpuBefore);
+      const opened = movers.map((bot) => started.get(bot.id) ?? Number.NaN);
+      const latency = (kind: Woken['kind']) =>
+        woken
+          .filter((w) => w.kind === kind && ids.has(w.botId))
+          .map((w) => w.at - (started.get(w.botId) ?? Number.NaN))
+          .sort((a, b) => a - b);
+      const span = (Math.max(...opened) - Math.min(...opened)) / 1000;
+      return {
+        movers: movers.length,
+        turnsPerSecond: Math.round((movers.length - 1) / span),
+        // The API's CPU time (this process: the bench's own share is a few polls of an array).
+        apiCpuMsPerTurn: Math.round((cpu.user + cpu.system) / movers.length) / 1000,
+        stream: latency('stream'),
+        poll: latency('poll'),
+      };
+    };
+    const warmup = await openFirstTurns(bots.slice(n));
+    await pause(500);
+    const measured = await openFirstTurns(bots.slice(0, n));
+    const { stream: streams, poll: polls } = measured;
     const all = [...streams, ...polls].sort((a, b) => a - b);
-    const waits = 2 * n;
+    const warmAll = [...warmup.stream, ...warmup.poll].sort((a, b) => a - b);
+    const waits = 2 * (n + warm);
     console.log(
       JSON.stringify({
         streams: n,
         longPolls: n,
+        warmupBots: warm,
         redisConnections: others.length,
         connectionNames: [...new Set(connectionNames)],
-        wakeups: { stream: streams.length, longPoll: polls.length, expected: 2 * movers.length },
+        turnsPerSecond: { asked: rate, opened: measured.turnsPerSecond },
+        apiCpuMsPerTurn: measured.apiCpuMsPerTurn,
+        wakeups: { stream: streams.length, longPoll: polls.length, expected: 2 * measured.movers },
         wakeupMs: {
           stream: { p50: pct(streams, 50), p99: pct(streams, 99) },
           longPoll: { p50: pct(polls, 50), p99: pct(polls, 99) },
           all: { p50: pct(all, 50), p99: pct(all, 99), max: round(all.at(-1) ?? Number.NaN) },
         },
+        warmupWakeupMs: { turns: warmup.movers, p50: pct(warmAll, 50), p99: pct(warmAll, 99) },
         bytesPerWait: {
           heap: Math.round((during.heapUsed - before.heapUsed) / waits),
           rss: Math.round((during.rss - before.rss) / waits),
@@ -145,10 +172,10 @@ async function main(): Promise<void> {
   } finally {
     // The clients go first: their waits end as their sockets close, before Redis does.
     clients?.kill();
+    opener?.kill();
     await pause(1000);
     http.closeAllConnections();
     http.close();
-    await pull.close();
     await api.close();
     admin.disconnect();
     server.stop();
@@ -182,11 +209,50 @@ async function setUp(origin: string, adminToken: string, n: number): Promise<Bot
   return bots;
 }
 
+/** What the opener reports: the turn of `botId` was written at `at`. */
+interface Opened {
+  readonly botId: string;
+  readonly at: number;
+}
+
+/**
+ * The opener's process: for each batch of movers it is sent, plays the worker's side of each first
+ * turn (the turn opened, its `yourTurn` appended, as PullPlayer does), `rate` a second, each on time
+ * whatever the API's replies, and reports when it wrote each.
+ */
+async function runOpener(): Promise<void> {
+  let pull: RedisPullStore | undefined;
+  process.on(
+    'message',
+    async ({ url, prefix, movers, rate }: { url: string; prefix: string; movers: Bot[]; rate: number }) => {
+      pull ??= new RedisPullStore(new Redis(url, { connectionName: 'bench-opener' }), prefix);
+      const begun = performance.now();
+      for (const [i, bot] of movers.entries()) {
+        const due = begun + (i * 1000) / rate;
+        if (due > performance.now() + 1) await pause(due - performance.now());
+        process.send?.({ botId: bot.id, at: now() } satisfies Opened);
+        void pull.openTurn(
+          {
+            matchId: bot.matchId,
+            ply: 1,
+            player: 'white',
+            botId: bot.id,
+            startedAt: Date.now(),
+            deadline: Date.now() + 60_000,
+          },
+          JSON.stringify({ matchId: bot.matchId, ply: 1 }),
+        );
+      }
+    },
+  );
+  await new Promise(() => {});
+}
+
 /** The child process: opens a stream and a long poll per bot, and reports when each is woken. */
 async function runClients(): Promise<void> {
   const [{ origin, bots }] = (await once(process, 'message')) as [{ origin: string; bots: Bot[] }];
   const { Agent, request } = await import('undici');
-  const dispatcher = new Agent({ connections: null, pipelining: 0, headersTimeout: 0, bodyTimeout: 0 });
+  const dispatcher = new Agent({ connections: null, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
   const report = (w: Woken | 'opened') => process.send?.(w);
   await Promise.all(
     bots.map(async (bot) => {
@@ -218,4 +284,5 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
 
 if (process.argv.includes('--clients')) await runClients();
+else if (process.argv.includes('--opener')) await runOpener();
 else await main();

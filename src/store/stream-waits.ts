@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 
 /** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
@@ -20,7 +21,7 @@ class StreamWait {
 
   constructor(
     readonly afterId: string,
-    /** Every stream's waiters, by key (the `StreamWaits`'), to leave when this wait settles. */
+    /** Every stream's waiters, by key (the `WaitConnection`'s), to leave when this wait settles. */
     private readonly all: Map<string, Set<StreamWait>>,
     private readonly key: string,
     private readonly waiters: Set<StreamWait>,
@@ -70,28 +71,18 @@ const ENTRIES_PER_READ = 100;
 const BLOCK_MS = 2000;
 
 /**
- * Waits on many Redis streams over one blocking connection: a single `XREAD BLOCK` names every
- * stream someone waits on (each from the oldest id any of its waiters has seen), and hands each
- * waiter the entries past its own id. A thousand waits are a thousand promises, not a thousand
- * sockets.
+ * The waits on the streams one blocking connection covers (see `StreamWaits`): a single
+ * `XREAD BLOCK` names every stream someone waits on (each from the oldest id any of its waiters
+ * has seen), and hands each waiter the entries past its own id.
  *
  * A blocked XREAD's streams cannot be changed, so a wait on a stream (or from an id) the XREAD in
  * flight does not cover cuts it short with `CLIENT UNBLOCK` from another connection (`unblock`),
  * and the next XREAD names the new set. Waits that end (answered, timed out, aborted) need no
  * re-issue: the next XREAD leaves them out.
- *
- * Why not pub/sub: the writers of a stream (the worker opening a turn, the finish script's
- * `matchFinished`) would all have to publish too, and a message lost while the subscriber
- * reconnects would leave a wait asleep; the stream itself is the truth, so waiting on it loses
- * nothing. Keyspace notifications need server configuration (`notify-keyspace-events`).
- *
- * @example
- * const waits = new StreamWaits(() => redis.duplicate({ lazyConnect: true }), (id) => redis.client('UNBLOCK', id));
- * const entries = await waits.wait('arena:bot:b1:events', '0-0', 5000, signal);
  */
-export class StreamWaits {
+class WaitConnection {
   #connection: Redis | undefined;
-  /** The blocking connection's CLIENT ID, once known (it changes on each reconnect). */
+  /** The blocking connection's CLIENT ID while it is connected and the id known. */
   #clientId: number | undefined;
   readonly #waiters = new Map<string, Set<StreamWait>>();
   /** The streams and ids the XREAD in flight waits on; undefined while none is in flight. */
@@ -105,21 +96,19 @@ export class StreamWaits {
   #closed = false;
   /** Wakes the loop when it idles with nothing to wait on. */
   #kick: (() => void) | undefined;
-
   /**
-   * @param connect makes the blocking connection, on the first wait (no command timeout: it blocks).
-   * @param unblock sends `CLIENT UNBLOCK <id>` on another connection.
+   * Fails the XREAD in flight when its connection closes. ioredis, told not to resend commands
+   * after a reconnect (`autoResendUnfulfilledCommands: false`), drops them without settling them:
+   * the loop would wait for that XREAD forever.
    */
+  #lost: ((error: Error) => void) | undefined;
+
   constructor(
     private readonly connect: () => Redis,
     private readonly unblock: (clientId: number) => Promise<unknown>,
   ) {}
 
-  /**
-   * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
-   * passes or `signal` aborts first. Entries already there answer at once. `handle.wait.cancel()`,
-   * while the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
-   */
+  /** See `StreamWaits.wait`. */
   wait(
     key: string,
     afterId: string,
@@ -139,11 +128,6 @@ export class StreamWaits {
     });
     this.#changed(key, afterId);
     return waiting;
-  }
-
-  /** True once closed: a wait then answers `[]` at once. */
-  get closed(): boolean {
-    return this.#closed;
   }
 
   /** Ends every wait (each answers `[]`) and closes the blocking connection. */
@@ -213,6 +197,12 @@ export class StreamWaits {
       const connection = this.connect();
       // Errors reach the loop as a failed XREAD; the waits run on to their deadlines.
       connection.on('error', () => {});
+      // Each reconnect gives the connection a new id (and a restarted Redis may give the old one
+      // to another client): the loop asks again.
+      connection.on('close', () => {
+        this.#clientId = undefined;
+        this.#lost?.(new Error('the blocking connection closed'));
+      });
       this.#connection = connection;
     }
     return this.#connection;
@@ -225,6 +215,16 @@ export class StreamWaits {
         this.#kick = undefined;
         continue;
       }
+      const connection = this.#blockingConnection();
+      if (connection.status !== 'ready') {
+        await ready(connection);
+        if (connection.status === 'end' && !this.#closed) {
+          // Ended for good (it gave up reconnecting): the next pass makes another.
+          this.#connection = undefined;
+          await new Promise((resume) => setTimeout(resume, 100));
+        }
+        continue;
+      }
       const streams = new Map<string, string>();
       for (const [key, waiters] of this.#waiters) {
         let from: string | undefined;
@@ -232,20 +232,20 @@ export class StreamWaits {
           if (from === undefined || compareIds(afterId, from) < 0) from = afterId;
         if (from !== undefined) streams.set(key, from);
       }
-      const connection = this.#blockingConnection();
       this.#blocked = streams;
-      this.#clientId = undefined;
       let reply: [string, StreamEntry[]][] | null = null;
       try {
-        // Sent just before the XREAD, on its connection, so it names the client blocked now
-        // (a reconnect changes it) and answers before the XREAD blocks.
-        connection.client('ID').then(
-          (id) => {
-            if (this.#blocked === streams) this.#clientId = Number(id);
-          },
-          () => {},
-        );
-        reply = (await connection.xread(
+        // The id names the connection for CLIENT UNBLOCK. Asked for just before the XREAD, on its
+        // connection, so it names the client the XREAD runs on and answers before the XREAD blocks.
+        if (this.#clientId === undefined) {
+          connection.client('ID').then(
+            (id) => {
+              if (this.#connection === connection) this.#clientId = Number(id);
+            },
+            () => {},
+          );
+        }
+        const read = connection.xread(
           'COUNT',
           ENTRIES_PER_READ,
           'BLOCK',
@@ -253,21 +253,116 @@ export class StreamWaits {
           'STREAMS',
           ...streams.keys(),
           ...streams.values(),
-        )) as [string, StreamEntry[]][] | null;
+        ) as Promise<[string, StreamEntry[]][] | null>;
+        const lost = new Promise<never>((_, fail) => (this.#lost = fail));
+        reply = await Promise.race([read, lost]);
       } catch {
         // Redis is away: try again shortly; the connection reconnects by itself.
         if (!this.#closed) await new Promise((resume) => setTimeout(resume, 100));
       } finally {
         this.#blocked = undefined;
+        this.#lost = undefined;
       }
-      for (const [key, entries] of reply ?? []) {
+      if (reply === null) continue;
+      for (const [key, entries] of reply) {
         for (const waiter of [...(this.#waiters.get(key) ?? [])]) {
           const after = entries.filter(([id]) => compareIds(id, waiter.afterId) > 0);
           if (after.length > 0) waiter.done(after);
         }
       }
+      // An event stream waits again as soon as it has written what it was handed: let it, so the
+      // next XREAD covers it, rather than cutting that XREAD short at once (two reads a wake-up).
+      await setImmediate();
     }
   }
+}
+
+/**
+ * Resolves once `connection` is ready, or has ended for good. An XREAD sent before would wait in
+ * ioredis' offline queue, one more each time the loop went round, and each would block in turn.
+ */
+async function ready(connection: Redis): Promise<void> {
+  if (connection.status === 'wait') connection.connect().catch(() => {});
+  if (connection.status === 'end') return;
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      connection.off('ready', settle).off('end', settle);
+      resolve();
+    };
+    connection.on('ready', settle).on('end', settle);
+  });
+}
+
+/** How many blocking connections share a process' waits. */
+export const WAIT_CONNECTIONS = 4;
+
+/**
+ * Waits on many Redis streams over a few blocking connections: a thousand waits are a thousand
+ * promises, not a thousand sockets. Each stream's waits go to one connection, chosen by its key,
+ * where one `XREAD BLOCK` covers them all (see `WaitConnection`).
+ *
+ * Why more than one: a wake-up ends the XREAD it answered, and the next names every stream its
+ * connection covers again, so its cost grows with the waits a connection holds (a thousand streams:
+ * about a millisecond of the API's CPU per wake-up). Four connections cut that to a quarter.
+ *
+ * Why not pub/sub: the writers of a stream (the worker opening a turn, the finish script's
+ * `matchFinished`) would all have to publish too, and a message lost while the subscriber
+ * reconnects would leave a wait asleep; the stream itself is the truth, so waiting on it loses
+ * nothing. Keyspace notifications need server configuration (`notify-keyspace-events`).
+ *
+ * @example
+ * const waits = new StreamWaits(() => redis.duplicate({ lazyConnect: true }), (id) => redis.client('UNBLOCK', id));
+ * const entries = await waits.wait('arena:bot:b1:events', '0-0', 5000, signal);
+ */
+export class StreamWaits {
+  readonly #connections: WaitConnection[];
+  #closed = false;
+
+  /**
+   * @param connect makes a blocking connection, on its first wait (no command timeout: it blocks).
+   * @param unblock sends `CLIENT UNBLOCK <id>` on another connection.
+   */
+  constructor(
+    connect: () => Redis,
+    unblock: (clientId: number) => Promise<unknown>,
+    connections = WAIT_CONNECTIONS,
+  ) {
+    this.#connections = Array.from({ length: connections }, () => new WaitConnection(connect, unblock));
+  }
+
+  /**
+   * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
+   * passes or `signal` aborts first. Entries already there answer at once. `handle.wait.cancel()`,
+   * while the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
+   */
+  wait(
+    key: string,
+    afterId: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+    handle?: WaitHandle,
+  ): Promise<StreamEntry[]> {
+    const connection = this.#connections[keyHash(key) % this.#connections.length] as WaitConnection;
+    return connection.wait(key, afterId, timeoutMs, signal, handle);
+  }
+
+  /** True once closed: a wait then answers `[]` at once. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Ends every wait (each answers `[]`) and closes the blocking connections. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#connections.map((connection) => connection.close()));
+  }
+}
+
+/** FNV-1a of a key's UTF-16 code units: spreads streams over the connections, the same way each time. */
+function keyHash(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /** The most entries one read of a stream reader returns; a reader that gets this many reads again at once. */

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StreamWaits } from '../../src/store/stream-waits.ts';
+import { StreamWaits, WAIT_CONNECTIONS } from '../../src/store/stream-waits.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `test:stream-waits:${process.pid}:${Date.now()}`;
@@ -16,15 +16,25 @@ afterAll(async () => {
 
 const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
 
-/** Waits whose CLIENT UNBLOCK answers only `lagMs` after Redis carried it out, as on a slow link. */
-function slowUnblockWaits(lagMs: number): StreamWaits {
+let made = 0;
+
+/** Waits whose CLIENT UNBLOCK answers only `lagMs` after Redis carried it out, as on a slow link; its connections are named `name`. */
+function slowUnblockWaits(lagMs: number, connections = 1, name = `${prefix}:${++made}`): StreamWaits {
   return new StreamWaits(
-    () => redis.duplicate({ maxRetriesPerRequest: null, commandTimeout: undefined }),
+    // As RedisPullStore makes them: an XREAD cut by a reconnect fails, and the loop sends it again.
+    () =>
+      redis.duplicate({
+        maxRetriesPerRequest: null,
+        commandTimeout: undefined,
+        autoResendUnfulfilledCommands: false,
+        connectionName: name,
+      }),
     async (id) => {
       const unblocked = await redis.client('UNBLOCK', id);
       await pause(lagMs);
       return unblocked;
     },
+    connections,
   );
 }
 
@@ -63,6 +73,53 @@ describe('StreamWaits', () => {
     expect((await onC).map(([, fields]) => fields[1])).toEqual(['c']);
     expect(await onA).toEqual([]);
     expect(await onB).toEqual([]);
+    await waits.close();
+  });
+
+  it('cuts the read short on a connection that reconnected: it names the new connection, not the old', async () => {
+    const name = `${prefix}:reconnecting`;
+    const waits = slowUnblockWaits(0, 1, name);
+    const [a, b] = [`${prefix}:ka`, `${prefix}:kb`];
+    const signal = new AbortController().signal;
+    const blockedIds = async () =>
+      ((await redis.client('LIST')) as string)
+        .split('\n')
+        .filter((line) => line.includes(`name=${name} `) && line.includes('cmd=xread'))
+        .map((line) => /\bid=(\d+)/.exec(line)?.[1]);
+    const onA = waits.wait(a, '0-0', 5000, signal);
+    await expect.poll(async () => (await blockedIds()).length).toBe(1);
+    const [old] = await blockedIds();
+    await redis.client('KILL', 'ID', old as string);
+    // The reader reconnects and blocks again, as another client.
+    await expect
+      .poll(async () => (await blockedIds()).filter((id) => id !== old).length, { timeout: 3000 })
+      .toBe(1);
+    // b is not in that read: it is cut short with the new id, well before its 2 s block ends.
+    const onB = waits.wait(b, '0-0', 1000, signal);
+    await pause(100);
+    await redis.xadd(b, '*', 'n', 'b');
+    expect((await onB).map(([, fields]) => fields[1])).toEqual(['b']);
+    await redis.xadd(a, '*', 'n', 'a');
+    expect((await onA).map(([, fields]) => fields[1])).toEqual(['a']);
+    await waits.close();
+  });
+
+  it('spreads the streams over its blocking connections, each read naming its own, and wakes every wait', async () => {
+    const name = `${prefix}:spread`;
+    const waits = slowUnblockWaits(0, WAIT_CONNECTIONS, name);
+    const keys = Array.from({ length: 40 }, (_, i) => `${prefix}:spread-${i}`);
+    const signal = new AbortController().signal;
+    const woken = keys.map((key) => waits.wait(key, '0-0', 5000, signal));
+    const readers = async () =>
+      ((await redis.client('LIST')) as string)
+        .split('\n')
+        .filter((line) => line.includes(`name=${name} `) && line.includes('cmd=xread'));
+    await expect.poll(async () => (await readers()).length).toBe(WAIT_CONNECTIONS);
+    for (const key of keys) await redis.xadd(key, '*', 'key', key);
+    const answers = await Promise.all(woken);
+    expect(answers.map((entries) => entries.map(([, fields]) => fields[1]))).toEqual(
+      keys.map((key) => [key]),
+    );
     await waits.close();
   });
 });
