@@ -123,6 +123,11 @@ export function resolveRules(
   return withOpening(rules, opening);
 }
 
+/** A bot was active when the match was prepared and retired before it was stored. */
+function retiredMeanwhile(): ConflictError {
+  return new ConflictError('bots/retired', 'One of the bots retired while the match was being made.');
+}
+
 /**
  * Creating and reading matches; the workers play them. A match a bot creates with its token is a
  * challenge: unrated, only against a bot that accepts challenges and is not paused, and capped per
@@ -138,6 +143,7 @@ export class MatchService {
       match,
       challenger === null ? {} : { maxActiveChallenges: limits.maxActiveChallengesPerBot },
     );
+    if (stored === 'bot-retired') throw retiredMeanwhile();
     if (stored === 'too-many-active') {
       throw new RateLimitedError(
         `A bot may have at most ${limits.maxActiveChallengesPerBot} challenges queued or running at once; wait for one to end.`,
@@ -164,9 +170,10 @@ export class MatchService {
     requireAdmin(principal);
     const matches: MatchRecord[] = [];
     for (const input of inputs) matches.push((await this.#prepare(principal, input)).match);
-    // Refused only when they exist already: the ids are new, so that is this very write, resent by
-    // the connection after its answer was lost. They are stored either way; enqueue them.
-    await this.deps.store.createMatches(matches, colorBalance);
+    // Refused as existing only when this very write was resent by the connection after its answer
+    // was lost (the ids are new): they are stored either way; enqueue them.
+    if ((await this.deps.store.createMatches(matches, colorBalance)) === 'bot-retired')
+      throw retiredMeanwhile();
     for (const match of matches) await this.#enqueue(match);
     return matches;
   }

@@ -5,8 +5,10 @@ import { sweepIdleGuests } from '../arena/guests.ts';
 import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { ConflictError } from '../errors.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
+import type { MatchRecord } from '../store/records.ts';
 import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type FitSummary, recomputeInThread } from './fit-thread.ts';
@@ -148,16 +150,24 @@ export class ArenaScheduler {
         balance.set(black, (balance.get(black) ?? 0) + 1);
         balance.set(white, (balance.get(white) ?? 0) - 1);
       }
-      const matches = await this.deps.matches.createTogether(
-        { kind: 'admin' },
-        games.map(({ black, white }) => ({
-          black,
-          white,
-          rated: true,
-          ...(opening === undefined ? {} : { opening }),
-        })),
-        balance,
-      );
+      let matches: MatchRecord[];
+      try {
+        matches = await this.deps.matches.createTogether(
+          { kind: 'admin' },
+          games.map(({ black, white }) => ({
+            black,
+            white,
+            rated: true,
+            ...(opening === undefined ? {} : { opening }),
+          })),
+          balance,
+        );
+      } catch (error) {
+        // A bot of the pair retired since the round read it: the other pairs are still made.
+        if (!(error instanceof ConflictError && error.code === 'bots/retired')) throw error;
+        this.deps.logger.info({ pair }, 'matchmaking skipped a pair: one of its bots retired');
+        continue;
+      }
       created.push(...matches.map((match) => match.id));
     }
     if (created.length > 0) this.deps.logger.info({ matches: created.length }, 'matchmaking round');

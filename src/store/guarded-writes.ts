@@ -24,6 +24,12 @@ export class GuardedWrites {
     return this;
   }
 
+  /** `field` of the hash at `key` must not be `value` (it may be missing). */
+  guardNot(key: string, field: string, value: string): this {
+    this.#guards.push('not', this.#keyIndex(key), field, value);
+    return this;
+  }
+
   /** The sorted set at `key` must hold fewer than `count` members (a cap on what it counts). */
   guardFewer(key: string, count: number): this {
     this.#guards.push('fewer', this.#keyIndex(key), count, '');

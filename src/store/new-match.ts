@@ -23,3 +23,11 @@ export function writeNewMatch(tx: GuardedWrites, keys: StoreKeys, match: MatchRe
     tx.write('ZADD', key, 0, match.id);
   }
 }
+
+/**
+ * Guards that none of `botIds` is retired: a bot that retires after the caller read it active gets
+ * no new match (each guard is a failed index of its own, after those added before).
+ */
+export function guardPlayersActive(tx: GuardedWrites, keys: StoreKeys, botIds: readonly string[]): void {
+  for (const id of new Set(botIds)) tx.guardNot(keys.bot(id), 'status', 'retired');
+}

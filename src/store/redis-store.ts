@@ -34,7 +34,7 @@ import {
 } from './lua-scripts.ts';
 import { encodeMoveEvent, encodeTurnEvent, type LiveTurn } from './match-events.ts';
 import { decodeMoves, encodeMove, UnencodableMoveError } from './move-codec.ts';
-import { writeNewMatch } from './new-match.ts';
+import { guardPlayersActive, writeNewMatch } from './new-match.ts';
 import {
   activeBots,
   activeMatchCounts,
@@ -67,7 +67,9 @@ import {
   type MatchQuery,
   type MatchWithRatings,
   type MoveRun,
+  type NewMatchesOutcome,
   type NewMatchOptions,
+  type NewMatchOutcome,
   type StoreHealth,
 } from './store.ts';
 
@@ -311,15 +313,14 @@ export class RedisStore implements ArenaStore {
     };
   }
 
-  async createMatch(
-    match: MatchRecord,
-    options: NewMatchOptions = {},
-  ): Promise<'created' | 'too-many-active'> {
+  async createMatch(match: MatchRecord, options: NewMatchOptions = {}): Promise<NewMatchOutcome> {
     const k = this.keys;
     // Guarded on the match not existing: a call the client resends after a dropped connection
     // must not reset a match a worker has started meanwhile. Ids are unique, so a failed first
     // guard only ever means that resend, and the match exists.
     const tx = new GuardedWrites().guard(k.match(match.id), 'id', undefined);
+    // And on its bots: one retired since the caller checked it gets no new match.
+    guardPlayersActive(tx, k, [match.black.id, match.white.id]);
     const challenger = challengerOf(match);
     if (challenger !== null) {
       if (options.maxActiveChallenges !== undefined) {
@@ -329,20 +330,26 @@ export class RedisStore implements ArenaStore {
     }
     writeNewMatch(tx, k, match);
     const failed = await tx.attempt(this.scripts.guardedWrites);
-    return failed === 1 ? 'too-many-active' : 'created';
+    return failed === null || failed === 0 ? 'created' : failed <= 2 ? 'bot-retired' : 'too-many-active';
   }
 
-  createMatches(
+  async createMatches(
     matches: readonly MatchRecord[],
     colorBalance: ReadonlyMap<string, number>,
-  ): Promise<boolean> {
+  ): Promise<NewMatchesOutcome> {
     const k = this.keys;
     const tx = new GuardedWrites();
     for (const match of matches) tx.guard(k.match(match.id), 'id', undefined);
+    guardPlayersActive(
+      tx,
+      k,
+      matches.flatMap((match) => [match.black.id, match.white.id]),
+    );
     for (const match of matches) writeNewMatch(tx, k, match);
     for (const [id, change] of colorBalance)
       if (change !== 0) tx.write('HINCRBY', k.colorBalance, id, change);
-    return tx.run(this.scripts.guardedWrites);
+    const failed = await tx.attempt(this.scripts.guardedWrites);
+    return failed === null ? 'created' : failed < matches.length ? 'exists' : 'bot-retired';
   }
 
   async getMatch(id: string): Promise<MatchRecord | null> {

@@ -33,6 +33,12 @@ export interface NewMatchOptions {
   readonly maxActiveChallenges?: number;
 }
 
+/** What `createMatch` did: stored the match (or found it stored: a resend), or why it refused. */
+export type NewMatchOutcome = 'created' | 'too-many-active' | 'bot-retired';
+
+/** What `createMatches` did: stored them all, or why it stored none. */
+export type NewMatchesOutcome = 'created' | 'exists' | 'bot-retired';
+
 /** The bot that created a match with its token (a challenge), or null for the arena's own. */
 export function challengerOf(match: Pick<MatchRecord, 'createdBy'>): string | null {
   return match.createdBy.startsWith('bot_') ? match.createdBy : null;
@@ -107,15 +113,20 @@ export interface ArenaStore {
   /**
    * Stores a new queued match. A challenge (a match created by a bot) counts against its
    * creator until it ends; with `maxActiveChallenges` it is stored only while the creator has
-   * fewer challenges queued or running than that, atomically (else `too-many-active`).
+   * fewer challenges queued or running than that, atomically (else `too-many-active`). Refused
+   * (`bot-retired`) when one of its bots has retired since the caller read it.
    */
-  createMatch(match: MatchRecord, options?: NewMatchOptions): Promise<'created' | 'too-many-active'>;
+  createMatch(match: MatchRecord, options?: NewMatchOptions): Promise<NewMatchOutcome>;
   /**
    * Stores new queued matches and the colour balance they change (see `colorBalances`), all or
-   * none, in one atomic write: the games the arena makes together (a paired game's two). False,
-   * with nothing written, when one of them exists already (a resend).
+   * none, in one atomic write: the games the arena makes together (a paired game's two). Nothing
+   * is written when one of them exists already (`exists`: a resend) or one of their bots has
+   * retired (`bot-retired`).
    */
-  createMatches(matches: readonly MatchRecord[], colorBalance: ReadonlyMap<string, number>): Promise<boolean>;
+  createMatches(
+    matches: readonly MatchRecord[],
+    colorBalance: ReadonlyMap<string, number>,
+  ): Promise<NewMatchesOutcome>;
   getMatch(id: string): Promise<MatchRecord | null>;
   getMoves(id: string): Promise<MoveRecord[]>;
   /**

@@ -40,19 +40,19 @@ describe('matches made together (a paired game)', () => {
         [white, -1],
       ]),
     );
-    expect(stored).toBe(true);
+    expect(stored).toBe('created');
     expect((await h.store.getMatch('match_together_a'))?.status).toBe('queued');
     expect(await balances()).toEqual([before[0]! + 1, before[1]! - 1]);
   });
 
   it('are stored all or none: one that exists already stops the others and the balance', async () => {
-    expect(await h.store.createMatches([game('match_together_c', black, white)], new Map())).toBe(true);
+    expect(await h.store.createMatches([game('match_together_c', black, white)], new Map())).toBe('created');
     const before = await balances();
     const stored = await h.store.createMatches(
       [game('match_together_b', black, white), game('match_together_c', white, black)],
       new Map([[black, 5]]),
     );
-    expect(stored).toBe(false);
+    expect(stored).toBe('exists');
     expect(await h.store.getMatch('match_together_b')).toBeNull();
     expect(await queuedOf(black)).not.toContain('match_together_b');
     expect(await balances()).toEqual(before);
@@ -67,6 +67,27 @@ describe('matches made together (a paired game)', () => {
       ]),
     ).rejects.toMatchObject({ code: 'bots/not-found' });
     expect(await queuedOf(black)).toEqual(before);
+  });
+
+  it('are refused, all of them, when one of their bots retired after it was read', async () => {
+    const leaving = (await registerBot(h, { name: 'together-leaving', url: 'http://127.0.0.1:9/' })).id;
+    // The caller read it active; it retires before the write.
+    await h.store.retireBot(leaving);
+    const before = await balances();
+    const stored = await h.store.createMatches(
+      [game('match_together_d', black, white), game('match_together_e', leaving, black)],
+      new Map([[black, 1]]),
+    );
+    expect(stored).toBe('bot-retired');
+    expect(await h.store.getMatch('match_together_d')).toBeNull();
+    expect(await h.store.getMatch('match_together_e')).toBeNull();
+    expect(await balances()).toEqual(before);
+    // A single match too, a challenge or the admin's.
+    expect(await h.store.createMatch(game('match_single_f', white, leaving))).toBe('bot-retired');
+    expect(await h.store.getMatch('match_single_f')).toBeNull();
+    // And one whose bots are active is stored (a resend of it answers `created` again).
+    expect(await h.store.createMatch(game('match_single_g', white, black))).toBe('created');
+    expect(await h.store.createMatch(game('match_single_g', white, black))).toBe('created');
   });
 
   it("is the arena's alone: a bot's token cannot make matches together", async () => {

@@ -5,12 +5,13 @@ import { ArenaScheduler } from '../../src/matchmaking/scheduler.ts';
 import { secureRandomBytes, seededRandom } from '../../src/random.ts';
 import { createRedis } from '../../src/store/redis-connection.ts';
 import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import type { ArenaStore } from '../../src/store/store.ts';
 import type { Harness } from './harness.ts';
 
-/** The match service the arena's processes build, on the harness' store and queue. */
-export function matchServiceFor(h: Harness): MatchService {
+/** The match service the arena's processes build, on the harness' store (or `store`) and queue. */
+export function matchServiceFor(h: Harness, store: ArenaStore = h.store): MatchService {
   return new MatchService({
-    store: h.store,
+    store,
     queue: h.queue,
     clock: systemClock,
     random: secureRandomBytes,
@@ -18,8 +19,11 @@ export function matchServiceFor(h: Harness): MatchService {
   });
 }
 
-/** The arena's scheduler on the harness' store, driven by hand (its job schedulers are not started). */
-export async function schedulerFor(h: Harness, seed = 1) {
+/**
+ * The arena's scheduler on the harness' store, driven by hand (its job schedulers are not started).
+ * Its match service stores matches through `matchStore` (the harness' store unless given).
+ */
+export async function schedulerFor(h: Harness, seed = 1, matchStore: ArenaStore = h.store) {
   const connection = createRedis(h.config.redis.url, 'worker');
   await connection.connect();
   const scheduler = new ArenaScheduler({
@@ -27,7 +31,7 @@ export async function schedulerFor(h: Harness, seed = 1) {
     config: h.config,
     store: h.store,
     pull: new RedisPullStore(h.redis, h.prefix),
-    matches: matchServiceFor(h),
+    matches: matchServiceFor(h, matchStore),
     clock: systemClock,
     random: seededRandom(seed),
     logger: pino({ level: 'silent' }),
