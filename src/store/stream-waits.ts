@@ -9,6 +9,15 @@ export interface WaitHandle {
   wait: { cancel(): void } | undefined;
 }
 
+/** A wait's arguments: see `StreamWaits.wait`. */
+type WaitArguments = [
+  key: string,
+  afterId: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  handle?: WaitHandle,
+];
+
 /**
  * One wait on a stream, until it settles: with the entries after `afterId`, or with `[]` when its
  * timer fires, its signal aborts or its holder cancels it. An object with methods rather than a
@@ -109,13 +118,7 @@ class WaitConnection {
   ) {}
 
   /** See `StreamWaits.wait`. */
-  wait(
-    key: string,
-    afterId: string,
-    timeoutMs: number,
-    signal: AbortSignal,
-    handle?: WaitHandle,
-  ): Promise<StreamEntry[]> {
+  wait(...[key, afterId, timeoutMs, signal, handle]: WaitArguments): Promise<StreamEntry[]> {
     if (this.#closed || signal.aborted) return Promise.resolve([]);
     let waiters = this.#waiters.get(key);
     if (waiters === undefined) {
@@ -335,15 +338,9 @@ export class StreamWaits {
    * passes or `signal` aborts first. Entries already there answer at once. `handle.wait.cancel()`,
    * while the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
    */
-  wait(
-    key: string,
-    afterId: string,
-    timeoutMs: number,
-    signal: AbortSignal,
-    handle?: WaitHandle,
-  ): Promise<StreamEntry[]> {
-    const connection = this.#connections[keyHash(key) % this.#connections.length] as WaitConnection;
-    return connection.wait(key, afterId, timeoutMs, signal, handle);
+  wait(...wait: WaitArguments): Promise<StreamEntry[]> {
+    const connection = this.#connections[keyHash(wait[0]) % this.#connections.length] as WaitConnection;
+    return connection.wait(...wait);
   }
 
   /** True once closed: a wait then answers `[]` at once. */
