@@ -123,7 +123,10 @@ async function main(): Promise<void> {
       opener?.send({ url: server.url, prefix: config.redis.prefix, movers, rate });
       const ids = new Set(movers.map((bot) => bot.id));
       const deadline = Date.now() + 20_000;
-      const done = () => woken.filter((w) => ids.has(w.botId)).length >= 2 * ids.size;
+      // Both sides report in batches: every turn's opening and both its wake-ups are in.
+      const done = () =>
+        movers.every((bot) => started.has(bot.id)) &&
+        woken.filter((w) => ids.has(w.botId)).length >= 2 * ids.size;
       while (!done() && Date.now() < deadline) await pause(50);
       const cpu = process.cpuUsage(cpuBefore);
       const opened = movers.map((bot) => started.get(bot.id) ?? Number.NaN);

@@ -26,8 +26,11 @@ export function writeNewMatch(tx: GuardedWrites, keys: StoreKeys, match: MatchRe
 
 /**
  * Guards that none of `botIds` is retired: a bot that retires after the caller read it active gets
- * no new match (each guard is a failed index of its own, after those added before).
+ * no new match. Answers how many guards it added (one per distinct bot), each a failed index of its
+ * own after those added before.
  */
-export function guardPlayersActive(tx: GuardedWrites, keys: StoreKeys, botIds: readonly string[]): void {
-  for (const id of new Set(botIds)) tx.guardNot(keys.bot(id), 'status', 'retired');
+export function guardPlayersActive(tx: GuardedWrites, keys: StoreKeys, botIds: readonly string[]): number {
+  const distinct = new Set(botIds);
+  for (const id of distinct) tx.guardNot(keys.bot(id), 'status', 'retired');
+  return distinct.size;
 }

@@ -65,7 +65,9 @@ export class RedisPullStore implements PullStore {
     this.#events = new StreamWaits(
       () =>
         redis.duplicate({
-          enableOfflineQueue: true,
+          // The loop sends an XREAD only to a ready connection: one queued while it reconnected
+          // would run first after the reconnect, and block the fresh one behind it.
+          enableOfflineQueue: false,
           maxRetriesPerRequest: null,
           commandTimeout: undefined,
           // A blocked XREAD resent after a reconnect would run under a new client id that the

@@ -320,7 +320,7 @@ export class RedisStore implements ArenaStore {
     // guard only ever means that resend, and the match exists.
     const tx = new GuardedWrites().guard(k.match(match.id), 'id', undefined);
     // And on its bots: one retired since the caller checked it gets no new match.
-    guardPlayersActive(tx, k, [match.black.id, match.white.id]);
+    const players = guardPlayersActive(tx, k, [match.black.id, match.white.id]);
     const challenger = challengerOf(match);
     if (challenger !== null) {
       if (options.maxActiveChallenges !== undefined) {
@@ -330,7 +330,11 @@ export class RedisStore implements ArenaStore {
     }
     writeNewMatch(tx, k, match);
     const failed = await tx.attempt(this.scripts.guardedWrites);
-    return failed === null || failed === 0 ? 'created' : failed <= 2 ? 'bot-retired' : 'too-many-active';
+    return failed === null || failed === 0
+      ? 'created'
+      : failed <= players
+        ? 'bot-retired'
+        : 'too-many-active';
   }
 
   async createMatches(

@@ -111,11 +111,18 @@ class WaitConnection {
    * the loop would wait for that XREAD forever.
    */
   #lost: ((error: Error) => void) | undefined;
+  /** Resolves when the waits are closed. */
+  readonly #stopped: Promise<void>;
+  #stop = () => {};
 
   constructor(
     private readonly connect: () => Redis,
     private readonly unblock: (clientId: number) => Promise<unknown>,
-  ) {}
+  ) {
+    this.#stopped = new Promise((resolve) => {
+      this.#stop = resolve;
+    });
+  }
 
   /** See `StreamWaits.wait`. */
   wait(...[key, afterId, timeoutMs, signal, handle]: WaitArguments): Promise<StreamEntry[]> {
@@ -138,6 +145,7 @@ class WaitConnection {
     this.#closed = true;
     for (const waiters of [...this.#waiters.values()]) for (const waiter of [...waiters]) waiter.done([]);
     this.#kick?.();
+    this.#stop();
     const connection = this.#connection;
     this.#connection = undefined;
     connection?.disconnect();
@@ -220,7 +228,7 @@ class WaitConnection {
       }
       const connection = this.#blockingConnection();
       if (connection.status !== 'ready') {
-        await ready(connection);
+        await ready(connection, this.#stopped);
         if (connection.status === 'end' && !this.#closed) {
           // Ended for good (it gave up reconnecting): the next pass makes another.
           this.#connection = undefined;
@@ -281,19 +289,20 @@ class WaitConnection {
 }
 
 /**
- * Resolves once `connection` is ready, or has ended for good. An XREAD sent before would wait in
- * ioredis' offline queue, one more each time the loop went round, and each would block in turn.
+ * Resolves once `connection` is ready, has ended for good, or `stopped` resolves (the waits were
+ * closed: a connection closed while it waited to reconnect emits neither). An XREAD sent before
+ * would fail at once (no offline queue), and the loop would spin on it.
  */
-async function ready(connection: Redis): Promise<void> {
+async function ready(connection: Redis, stopped: Promise<void>): Promise<void> {
   if (connection.status === 'wait') connection.connect().catch(() => {});
   if (connection.status === 'end') return;
-  await new Promise<void>((resolve) => {
-    const settle = () => {
-      connection.off('ready', settle).off('end', settle);
-      resolve();
-    };
-    connection.on('ready', settle).on('end', settle);
+  let settle = () => {};
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve;
   });
+  connection.on('ready', settle).on('end', settle);
+  await Promise.race([settled, stopped]);
+  connection.off('ready', settle).off('end', settle);
 }
 
 /** How many blocking connections share a process' waits. */

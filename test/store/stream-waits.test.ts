@@ -24,6 +24,7 @@ function slowUnblockWaits(lagMs: number, connections = 1, name = `${prefix}:${++
     // As RedisPullStore makes them: an XREAD cut by a reconnect fails, and the loop sends it again.
     () =>
       redis.duplicate({
+        enableOfflineQueue: false,
         maxRetriesPerRequest: null,
         commandTimeout: undefined,
         autoResendUnfulfilledCommands: false,
