@@ -14,7 +14,7 @@ import type {
   SubmitOutcome,
 } from './pull-store.ts';
 import { RedisMatchEvents } from './redis-match-events.ts';
-import { type StreamEntry, StreamReader, StreamWaits } from './stream-waits.ts';
+import { BLOCKING_READ_OPTIONS, type StreamEntry, StreamReader, StreamWaits } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
 const TTL_SECONDS = 24 * 3600;
@@ -63,18 +63,7 @@ export class RedisPullStore implements PullStore {
       }),
     );
     this.#events = new StreamWaits(
-      () =>
-        redis.duplicate({
-          // The loop sends an XREAD only to a ready connection: one queued while it reconnected
-          // would run first after the reconnect, and block the fresh one behind it.
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: null,
-          commandTimeout: undefined,
-          // A blocked XREAD resent after a reconnect would run under a new client id that the
-          // unblocking side does not know: let it fail, and the loop sends it again with a fresh id.
-          autoResendUnfulfilledCommands: false,
-          connectionName: 'reversi-arena-events',
-        }),
+      () => redis.duplicate({ ...BLOCKING_READ_OPTIONS, connectionName: 'reversi-arena-events' }),
       (clientId) => redis.client('UNBLOCK', clientId),
     );
     this.matchEvents = new RedisMatchEvents(redis, this.#keys, this.#events);

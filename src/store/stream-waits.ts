@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 
 /** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
 export type StreamEntry = [id: string, fields: string[]];
@@ -304,6 +304,19 @@ async function ready(connection: Redis, stopped: Promise<void>): Promise<void> {
   await Promise.race([settled, stopped]);
   connection.off('ready', settle).off('end', settle);
 }
+
+/** The options of a connection `StreamWaits` blocks on (on top of those it is duplicated from). */
+export const BLOCKING_READ_OPTIONS = {
+  // The loop sends an XREAD only to a ready connection: one queued while it reconnected would run
+  // first after the reconnect, and block the fresh one behind it.
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: null,
+  // It blocks: no command timeout.
+  commandTimeout: undefined,
+  // A blocked XREAD resent after a reconnect would run under a new client id that the unblocking
+  // side does not know: let it fail, and the loop sends it again with a fresh id.
+  autoResendUnfulfilledCommands: false,
+} satisfies RedisOptions;
 
 /** How many blocking connections share a process' waits. */
 export const WAIT_CONNECTIONS = 4;

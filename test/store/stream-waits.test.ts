@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StreamWaits, WAIT_CONNECTIONS } from '../../src/store/stream-waits.ts';
+import { BLOCKING_READ_OPTIONS, StreamWaits, WAIT_CONNECTIONS } from '../../src/store/stream-waits.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `test:stream-waits:${process.pid}:${Date.now()}`;
@@ -22,14 +22,7 @@ let made = 0;
 function slowUnblockWaits(lagMs: number, connections = 1, name = `${prefix}:${++made}`): StreamWaits {
   return new StreamWaits(
     // As RedisPullStore makes them: an XREAD cut by a reconnect fails, and the loop sends it again.
-    () =>
-      redis.duplicate({
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: null,
-        commandTimeout: undefined,
-        autoResendUnfulfilledCommands: false,
-        connectionName: name,
-      }),
+    () => redis.duplicate({ ...BLOCKING_READ_OPTIONS, connectionName: name }),
     async (id) => {
       const unblocked = await redis.client('UNBLOCK', id);
       await pause(lagMs);
