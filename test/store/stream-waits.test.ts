@@ -98,6 +98,26 @@ describe('StreamWaits', () => {
     await waits.close();
   });
 
+  it('ends its loop when closed while its connection waits to reconnect to a Redis that is away', async () => {
+    // Nothing listens on this port: the connection keeps retrying, never ready.
+    let connection: Redis | undefined;
+    const waits = new StreamWaits(
+      () => {
+        connection = new Redis('redis://127.0.0.1:1', { ...BLOCKING_READ_OPTIONS, lazyConnect: true });
+        return connection;
+      },
+      async () => 0,
+      1,
+    );
+    const signal = new AbortController().signal;
+    expect(await waits.wait(`${prefix}:away`, '0-0', 300, signal)).toEqual([]);
+    // The loop waits for the connection to be ready, listening for it.
+    expect(connection?.listenerCount('ready')).toBeGreaterThan(0);
+    await waits.close();
+    await expect.poll(() => connection?.listenerCount('ready')).toBe(0);
+    connection?.disconnect();
+  });
+
   it('spreads the streams over its blocking connections, each read naming its own, and wakes every wait', async () => {
     const name = `${prefix}:spread`;
     const waits = slowUnblockWaits(0, WAIT_CONNECTIONS, name);
