@@ -284,8 +284,8 @@ return 1
  * KEYS: every key the guards and writes name. ARGV: the guard count, then per guard its kind, its
  * key's index and two values: `hash` guards a hash field and the value it must hold ('\0': no
  * such field); `not` guards that a hash field does not hold a value (it may be missing); `fewer`
- * guards that a sorted set holds fewer members than a count (the second value is unused). Then per write the count of what follows, the command, its key's index and its
- * arguments.
+ * guards that a sorted set holds fewer members than a count (the second value is unused). Then per
+ * write the count of what follows, the command, its key's index and its arguments.
  * Returns 1 when the writes were made, -i when guard i (from 1) failed (nothing written).
  */
 export const GUARDED_WRITES = `
@@ -294,11 +294,11 @@ for i = 1, tonumber(ARGV[1]) do
   local key = KEYS[tonumber(ARGV[a + 1])]
   if ARGV[a] == 'fewer' then
     if redis.call('ZCARD', key) >= tonumber(ARGV[a + 2]) then return -i end
-  elseif ARGV[a] == 'not' then
-    if redis.call('HGET', key, ARGV[a + 2]) == ARGV[a + 3] then return -i end
   else
     local value = redis.call('HGET', key, ARGV[a + 2])
-    if ARGV[a + 3] == '\\0' then
+    if ARGV[a] == 'not' then
+      if value == ARGV[a + 3] then return -i end
+    elseif ARGV[a + 3] == '\\0' then
       if value then return -i end
     elseif value ~= ARGV[a + 3] then return -i end
   end
