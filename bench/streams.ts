@@ -14,7 +14,8 @@
  *
  * Prints, as one JSON line last: Redis connections during the waits (every client of the private
  * server but the bench's own), wake-up p50/p99 for streams and long polls, the rate the turns were
- * opened at, and the API's memory per open wait (heap and RSS growth, after GC, over every stream
+ * opened at, the API's CPU time per turn (its process' whole CPU over the measured turns), and the
+ * API's memory per open wait (heap and RSS growth, after GC, over every stream
  * and long poll).
  */
 
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
     gc();
     const before = process.memoryUsage();
 
-    clients = fork(fileURLToPath(import.meta.url), ['--clients'], { execArgv: ['--import', 'tsx'] });
+    clients = forkSelf('--clients');
     const woken: Woken[] = [];
     let opened = 0;
     clients.on('message', (message: Woken[] | 'opened') => {
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
 
     // The worker's side of each first turn. Reversi's first move is white's (the arena's colours
     // follow the WTHOR convention): the second bot of each pair.
-    opener = fork(fileURLToPath(import.meta.url), ['--opener'], { execArgv: ['--import', 'tsx'] });
+    opener = forkSelf('--opener');
     const started = new Map<string, number>();
     opener.on('message', (batch: Opened[]) => {
       for (const { botId, at } of batch) started.set(botId, at);
@@ -185,6 +186,11 @@ async function main(): Promise<void> {
     admin.disconnect();
     server.stop();
   }
+}
+
+/** This script again, in a child process, as the part `role` names. */
+function forkSelf(role: '--clients' | '--opener'): ChildProcess {
+  return fork(fileURLToPath(import.meta.url), [role], { execArgv: ['--import', 'tsx'] });
 }
 
 /** Registers n pull bots and pairs them in n/2 queued matches (no worker plays them). */
