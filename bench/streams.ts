@@ -1,5 +1,5 @@
 /**
- * npm run bench:streams [-- --streams N] [--rate R] [--warmup W]
+ * npm run bench:streams [-- --streams N] [--rate R] [--warmup W] [--profile FILE]
  *
  * One API process (started here, in-process) on a private redis-server of the bench's own, with N
  * pull bots each holding an event stream and a long poll (the clients run in a child process, so
@@ -21,6 +21,8 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
       streams: { type: 'string', default: '1000' },
       rate: { type: 'string', default: '1000' },
       warmup: { type: 'string', default: '100' },
+      profile: { type: 'string' },
       clients: { type: 'boolean' },
       opener: { type: 'boolean' },
     },
@@ -148,7 +151,9 @@ async function main(): Promise<void> {
     };
     const warmup = await openFirstTurns(bots.slice(n));
     await pause(500);
+    const profiler = values.profile ? await startProfile() : undefined;
     const measured = await openFirstTurns(bots.slice(0, n));
+    if (profiler && values.profile) await profiler.stop(values.profile);
     const { stream: streams, poll: polls } = measured;
     const all = [...streams, ...polls].sort((a, b) => a - b);
     const warmAll = [...warmup.stream, ...warmup.poll].sort((a, b) => a - b);
@@ -186,6 +191,25 @@ async function main(): Promise<void> {
     admin.disconnect();
     server.stop();
   }
+}
+
+/**
+ * A V8 CPU profile of the API's process (`--profile FILE`), over the measured turns alone: the
+ * set-up, the warm-up and the clients' hang-ups at the end stay out of it.
+ */
+async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 /** This script again, in a child process, as the part `role` names. */

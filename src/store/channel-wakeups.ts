@@ -1,7 +1,13 @@
 import type { Redis } from 'ioredis';
 
+/**
+ * Called with a message published on the channel, or with no message when messages may have been
+ * lost (the subscriber connection came back): look again at everything.
+ */
+export type Wake = (message?: string) => void;
+
 interface Listeners {
-  readonly wakes: Set<() => void>;
+  readonly wakes: Set<Wake>;
   /** Settles once Redis confirmed the subscription. */
   readonly subscribed: Promise<unknown>;
 }
@@ -9,8 +15,8 @@ interface Listeners {
 /**
  * Wake-ups on many pub/sub channels over one subscriber connection, so a thousand waits are a
  * thousand callbacks, not a thousand sockets. A wake-up only says "look again": messages published
- * while the connection is down are lost, so every listener is woken when it comes back, and
- * waiters always re-read the truth from the store.
+ * while the connection is down are lost, so every listener is woken (with no message) when it
+ * comes back, and waiters always re-read the truth from the store.
  */
 export class ChannelWakeups {
   #subscriber: Redis | undefined;
@@ -23,7 +29,7 @@ export class ChannelWakeups {
    * Calls `wake` on each message on `channel` until the returned function is called. Resolves once
    * the subscription is in place: a message published after that reaches `wake`.
    */
-  async listen(channel: string, wake: () => void): Promise<() => void> {
+  async listen(channel: string, wake: Wake): Promise<() => void> {
     const subscriber = this.#connection();
     let listeners = this.#channels.get(channel);
     if (listeners === undefined) {
@@ -50,11 +56,16 @@ export class ChannelWakeups {
   #connection(): Redis {
     if (this.#subscriber === undefined) {
       const subscriber = this.connect();
-      subscriber.on('message', (channel: string) => {
-        for (const wake of this.#channels.get(channel)?.wakes ?? []) wake();
+      subscriber.on('message', (channel: string, message: string) => {
+        for (const wake of this.#channels.get(channel)?.wakes ?? []) wake(message);
       });
       subscriber.on('ready', () => {
-        for (const { wakes } of this.#channels.values()) for (const wake of wakes) wake();
+        // ioredis has resent the subscriptions (before emitting 'ready'): the PING's answer comes
+        // after theirs, so a message published once the listeners look again is not missed.
+        const wakeAll = () => {
+          for (const { wakes } of this.#channels.values()) for (const wake of wakes) wake();
+        };
+        subscriber.ping().then(wakeAll, wakeAll);
       });
       // Errors reach the waiters as silence; they re-read the store when woken or at their deadline.
       subscriber.on('error', () => {});

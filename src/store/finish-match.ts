@@ -169,6 +169,7 @@ function writePlan(
       'data',
       data,
     );
+    tx.write('PUBLISH', keys.streamAppends, keys.botEvents(match[side].id));
   }
   // Spectators too, with the public view of the result; the stream then only has to outlive the
   // spectators who might reconnect to it.
@@ -180,5 +181,6 @@ function writePlan(
   });
   const events = keys.matchEvents(match.id);
   tx.write('XADD', events, 'MAXLEN', '~', MATCH_EVENTS_KEPT, '*', 'type', 'finished', 'data', finished);
+  tx.write('PUBLISH', keys.streamAppends, events);
   tx.write('EXPIRE', events, MATCH_EVENTS_TTL_SECONDS);
 }

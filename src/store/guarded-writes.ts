@@ -36,7 +36,10 @@ export class GuardedWrites {
     return this;
   }
 
-  /** A Redis command on `key`, made only when every guard holds. */
+  /**
+   * A Redis command on `key`, made only when every guard holds. `key` goes in the script's KEYS;
+   * PUBLISH's channel may stand there (the arena runs on one Redis, not a cluster of slots).
+   */
   write(command: string, key: string, ...args: (string | number)[]): this {
     this.#writes.push(2 + args.length, command, this.#keyIndex(key), ...args);
     return this;

@@ -59,6 +59,11 @@ export function storeKeys(prefix: string) {
     matchEvents: (matchId: string) => `${p}match:${matchId}:events`,
     /** Stream of a bot's events (matchStarted, yourTurn, matchFinished); ids are the SSE event ids. */
     botEvents: (botId: string) => `${p}bot:${botId}:events`,
+    /**
+     * The channel every writer of a waited stream (a bot's or a match's events) publishes the
+     * stream's key on, in the same atomic step as its XADD: what wakes the waits (see StreamWaits).
+     */
+    streamAppends: `${p}streams:appended`,
     /** Sorted set of the challenges (matches created with its token) a bot has queued or running. */
     botChallenges: (botId: string) => `${p}bot:${botId}:challenges`,
     /** Sorted set of a bot's open event streams and long polls, scored by when each lease expires. */

@@ -179,7 +179,7 @@ return status
 /**
  * KEYS: moves, match, match events of each move in turn. ARGV: ply, packed move (see
  * move-codec.ts), run, follows ('1' or '0'), live event data ('' for none; see match-events.ts)
- * of each move in turn.
+ * of each move in turn, then the stream-appends channel (see keys.ts).
  * Appends each move only when it is the next ply of a running match (the match's `moveCount` is
  * the ply before), so a retried or doubled worker never records a ply twice. A run (one worker's
  * pass over a match) sends a ply without waiting to hear that the one before it was stored; with
@@ -209,6 +209,7 @@ for i = 1, #KEYS, 3 do
     redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2] .. ':' .. ARGV[a])
     if ARGV[a + 4] ~= '' then
       redis.call('XADD', KEYS[i + 2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'move', 'data', ARGV[a + 4])
+      redis.call('PUBLISH', ARGV[#ARGV], KEYS[i + 2])
     end
   end
   results[#results + 1] = result
@@ -217,7 +218,8 @@ return results
 `;
 
 /**
- * KEYS: match, match events. ARGV: the turn's event data (see match-events.ts).
+ * KEYS: match, match events. ARGV: the turn's event data (see match-events.ts), the stream-appends
+ * channel (see keys.ts).
  * Tells spectators of a turn whose clock starts with no move before it in the run (the first turn,
  * or one a resumed match restarts), only while the match is running: a worker that lost its match
  * cannot add to a finished match's stream. Returns 1 when told, 0 when the match is not running.
@@ -225,6 +227,7 @@ return results
 export const ANNOUNCE_TURN = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'turn', 'data', ARGV[1])
+redis.call('PUBLISH', ARGV[2], KEYS[2])
 return 1
 `;
 

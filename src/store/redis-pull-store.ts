@@ -14,7 +14,7 @@ import type {
   SubmitOutcome,
 } from './pull-store.ts';
 import { RedisMatchEvents } from './redis-match-events.ts';
-import { BLOCKING_READ_OPTIONS, type StreamEntry, StreamReader, StreamWaits } from './stream-waits.ts';
+import { type StreamEntry, StreamReader, StreamWaits } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
 const TTL_SECONDS = 24 * 3600;
@@ -26,10 +26,10 @@ const TTL_SECONDS = 24 * 3600;
  * event ids, so a reconnecting client resumes exactly where it left off), and the leases that cap
  * a bot's open streams and long polls.
  *
- * It opens the connections it waits on itself, as duplicates of `redis`, each on its first use and
- * without a command timeout: the subscriber for actions, and one blocking connection on which a
- * single XREAD BLOCK waits for every event reader of the process at once. However many turns,
- * streams and long polls wait, that is two connections beside `redis`. `close` closes them.
+ * It opens the one connection it waits on itself, as a duplicate of `redis`, on its first use and
+ * without a command timeout: the subscriber, which hears of posted actions and of appends to the
+ * event streams (see StreamWaits). However many turns, streams and long polls wait, that is one
+ * connection beside `redis`. `close` closes it.
  *
  * @example
  * const pull = new RedisPullStore(redis, 'arena');
@@ -41,7 +41,7 @@ export class RedisPullStore implements PullStore {
   readonly #submit: LuaCommand<string>;
   readonly #holdStream: LuaCommand;
   readonly #wakeups: ChannelWakeups;
-  /** Every event reader's waits, on one blocking connection. */
+  /** Every event reader's waits, woken through `#wakeups`. */
   readonly #events: StreamWaits;
   /** Spectators' reads of matches' live events: their waits share `#events`. */
   readonly matchEvents: MatchEventStore;
@@ -59,17 +59,14 @@ export class RedisPullStore implements PullStore {
         // The ready check (INFO) after a reconnect would meet a connection already resubscribed:
         // Redis refuses it in subscriber mode, and ioredis rejects with nobody to catch it.
         enableReadyCheck: false,
-        connectionName: 'reversi-arena-actions',
+        connectionName: 'reversi-arena-subscriber',
       }),
     );
-    this.#events = new StreamWaits(
-      () => redis.duplicate({ ...BLOCKING_READ_OPTIONS, connectionName: 'reversi-arena-events' }),
-      (clientId) => redis.client('UNBLOCK', clientId),
-    );
+    this.#events = new StreamWaits(redis, this.#wakeups, this.#keys.streamAppends);
     this.matchEvents = new RedisMatchEvents(redis, this.#keys, this.#events);
   }
 
-  /** Closes the connections waiting opened (the subscriber, the events' blocking reader). */
+  /** Ends the waits and closes the connection waiting opened (the subscriber). */
   async close(): Promise<void> {
     await Promise.all([this.#events.close(), this.#wakeups.close()]);
   }
@@ -96,6 +93,7 @@ export class RedisPullStore implements PullStore {
         'data',
         event,
       )
+      .publish(this.#keys.streamAppends, this.#keys.botEvents(turn.botId))
       .exec();
   }
 
@@ -184,17 +182,12 @@ export class RedisPullStore implements PullStore {
   }
 
   async appendEvent(botId: string, type: BotEventType, data: string): Promise<void> {
-    await this.#redis.xadd(
-      this.#keys.botEvents(botId),
-      'MAXLEN',
-      '~',
-      BOT_EVENTS_KEPT,
-      '*',
-      'type',
-      type,
-      'data',
-      data,
-    );
+    const key = this.#keys.botEvents(botId);
+    await this.#redis
+      .multi()
+      .xadd(key, 'MAXLEN', '~', BOT_EVENTS_KEPT, '*', 'type', type, 'data', data)
+      .publish(this.#keys.streamAppends, key)
+      .exec();
   }
 
   async lastEventId(botId: string): Promise<string> {
@@ -203,8 +196,8 @@ export class RedisPullStore implements PullStore {
   }
 
   /**
-   * A reader whose waits share the store's one blocking connection (see StreamWaits); a read
-   * without a wait goes over the main connection. Aborting `signal` or closing the reader ends a
+   * A reader whose waits share the store's subscriber (see StreamWaits); its reads go over the
+   * main connection. Aborting `signal` or closing the reader ends a
    * wait in progress with `[]`.
    */
   openReader(signal: AbortSignal): BotEventReader {

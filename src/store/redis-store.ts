@@ -130,9 +130,10 @@ export class RedisStore implements ArenaStore {
     };
     this.moveAppends = new DataLoader<AppendedMove, number>(
       (appends) => {
-        // Keys first, then five arguments per move, in one array: this runs for every move.
+        // Keys first, then five arguments per move and the appends channel, in one array: this runs
+        // for every move.
         const count = appends.length;
-        const args: (string | number | Buffer)[] = new Array(1 + count * 8);
+        const args: (string | number | Buffer)[] = new Array(2 + count * 8);
         args[0] = count * 3;
         for (let i = 0; i < count; i++) {
           const { id, move, run, next } = appends[i]!;
@@ -146,6 +147,7 @@ export class RedisStore implements ArenaStore {
           args[a + 3] = run.follows ? '1' : '0';
           args[a + 4] = next === undefined ? '' : encodeMoveEvent(move, next);
         }
+        args[1 + count * 8] = this.keys.streamAppends;
         const written = this.scripts.appendMoves(...args);
         this.appendsInFlight = written.catch(() => {});
         return written;
@@ -500,7 +502,12 @@ export class RedisStore implements ArenaStore {
   }
 
   async announceTurn(id: string, turn: LiveTurn): Promise<void> {
-    await this.scripts.announceTurn(this.keys.match(id), this.keys.matchEvents(id), encodeTurnEvent(turn));
+    await this.scripts.announceTurn(
+      this.keys.match(id),
+      this.keys.matchEvents(id),
+      encodeTurnEvent(turn),
+      this.keys.streamAppends,
+    );
   }
 
   finishMatch(

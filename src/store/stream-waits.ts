@@ -1,5 +1,5 @@
-import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type { ChannelWakeups } from './channel-wakeups.ts';
 
 /** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
 export type StreamEntry = [id: string, fields: string[]];
@@ -30,7 +30,7 @@ class StreamWait {
 
   constructor(
     readonly afterId: string,
-    /** Every stream's waiters, by key (the `WaitConnection`'s), to leave when this wait settles. */
+    /** Every stream's waiters, by key (the `StreamWaits`'), to leave when this wait settles. */
     private readonly all: Map<string, Set<StreamWait>>,
     private readonly key: string,
     private readonly waiters: Set<StreamWait>,
@@ -71,60 +71,57 @@ function expire(wait: StreamWait): void {
   wait.cancel();
 }
 
-/** The most entries one XREAD answers per stream. */
+/** The most entries one read answers per stream; a stream read that full is read again. */
 const ENTRIES_PER_READ = 100;
-/**
- * How long one XREAD blocks at most. A change of the waited keys cuts it short at once (CLIENT
- * UNBLOCK); this bound only covers an unblock that reached Redis before the XREAD it was aimed at.
- */
-const BLOCK_MS = 2000;
+/** The most streams one read names: a resync after a reconnect reads every waited stream. */
+const STREAMS_PER_READ = 500;
+/** The pause before a read that failed (Redis away) is tried again. */
+const RETRY_MS = 100;
 
 /**
- * The waits on the streams one blocking connection covers (see `StreamWaits`): a single
- * `XREAD BLOCK` names every stream someone waits on (each from the oldest id any of its waiters
- * has seen), and hands each waiter the entries past its own id.
+ * Waits on many Redis streams with no connection of their own: a thousand waits are a thousand
+ * promises, not a thousand sockets, and a wake-up costs the same however many wait.
  *
- * A blocked XREAD's streams cannot be changed, so a wait on a stream (or from an id) the XREAD in
- * flight does not cover cuts it short with `CLIENT UNBLOCK` from another connection (`unblock`),
- * and the next XREAD names the new set. Waits that end (answered, timed out, aborted) need no
- * re-issue: the next XREAD leaves them out.
+ * Every writer of a waited stream publishes the stream's key on one channel in the same atomic
+ * step as its XADD (see `keys.streamAppends`). One subscriber connection per process (shared with
+ * the other channels it listens to) hears of each append; the waits on that stream then read it,
+ * without blocking, over the process' ordinary connection. The stream stays the truth: a wait reads
+ * it once when it begins (entries already there answer at once), and every wait reads it again when
+ * the subscriber comes back from a reconnect, since messages published meanwhile are lost.
+ *
+ * Measured against the design it replaces (one `XREAD BLOCK` over every waited stream, re-sent
+ * after each wake-up on four blocking connections): that re-send cost the API about 0.4 ms of CPU
+ * per wake-up at 1,000 open streams and grew with them; here a wake-up is one short XREAD.
+ *
+ * @example
+ * const waits = new StreamWaits(redis, wakeups, keys.streamAppends);
+ * const entries = await waits.wait('arena:bot:b1:events', '0-0', 5000, signal);
  */
-class WaitConnection {
-  #connection: Redis | undefined;
-  /** The blocking connection's CLIENT ID while it is connected and the id known. */
-  #clientId: number | undefined;
+export class StreamWaits {
   readonly #waiters = new Map<string, Set<StreamWait>>();
-  /** The streams and ids the XREAD in flight waits on; undefined while none is in flight. */
-  #blocked: Map<string, string> | undefined;
-  #unblocking = false;
-  /** A cut was asked for while an unblock was in flight; it may aim at a newer XREAD. */
-  #cutWanted = false;
-  /** The pause before the next try of an unblock that missed; doubles up to 100 ms, back to 1 on success. */
-  #retryMs = 1;
-  #running = false;
+  /** Streams to read on the next pass, woken since the last. */
+  readonly #woken = new Set<string>();
+  #passDue = false;
+  /** Settles once the appends channel is listened to; undefined before the first wait (or after a failure). */
+  #listening: Promise<unknown> | undefined;
+  #unlisten: (() => void) | undefined;
   #closed = false;
-  /** Wakes the loop when it idles with nothing to wait on. */
-  #kick: (() => void) | undefined;
+
   /**
-   * Fails the XREAD in flight when its connection closes. ioredis, told not to resend commands
-   * after a reconnect (`autoResendUnfulfilledCommands: false`), drops them without settling them:
-   * the loop would wait for that XREAD forever.
+   * @param redis reads the streams (no blocking command is sent on it).
+   * @param wakeups the process' subscriber, on which `channel` names each stream appended to.
    */
-  #lost: ((error: Error) => void) | undefined;
-  /** Resolves when the waits are closed. */
-  readonly #stopped: Promise<void>;
-  #stop = () => {};
-
   constructor(
-    private readonly connect: () => Redis,
-    private readonly unblock: (clientId: number) => Promise<unknown>,
-  ) {
-    this.#stopped = new Promise((resolve) => {
-      this.#stop = resolve;
-    });
-  }
+    private readonly redis: Redis,
+    private readonly wakeups: ChannelWakeups,
+    private readonly channel: string,
+  ) {}
 
-  /** See `StreamWaits.wait`. */
+  /**
+   * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
+   * passes or `signal` aborts first. Entries already there answer at once. `handle.wait.cancel()`,
+   * while the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
+   */
   wait(...[key, afterId, timeoutMs, signal, handle]: WaitArguments): Promise<StreamEntry[]> {
     if (this.#closed || signal.aborted) return Promise.resolve([]);
     let waiters = this.#waiters.get(key);
@@ -136,234 +133,12 @@ class WaitConnection {
     const waiting = new Promise<StreamEntry[]>((resolve) => {
       new StreamWait(afterId, this.#waiters, key, mine, resolve, signal, handle, timeoutMs);
     });
-    this.#changed(key, afterId);
+    // Read once the channel is heard: an append after that read wakes the wait, one before it is read.
+    this.#listen().then(
+      () => this.#wake(key),
+      () => {},
+    );
     return waiting;
-  }
-
-  /** Ends every wait (each answers `[]`) and closes the blocking connection. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    for (const waiters of [...this.#waiters.values()]) for (const waiter of [...waiters]) waiter.done([]);
-    this.#kick?.();
-    this.#stop();
-    const connection = this.#connection;
-    this.#connection = undefined;
-    connection?.disconnect();
-  }
-
-  /** A wait began: start the loop, or cut the XREAD in flight if it does not cover the wait. */
-  #changed(key: string, afterId: string): void {
-    if (!this.#running) {
-      this.#running = true;
-      void this.#loop();
-      return;
-    }
-    this.#kick?.();
-    const blocked = this.#blocked;
-    if (blocked === undefined) return;
-    const from = blocked.get(key);
-    if (from !== undefined && compareIds(from, afterId) <= 0) return;
-    this.#cut();
-  }
-
-  /** Cuts the XREAD in flight short, retrying until it went through (or that XREAD answered). */
-  #cut(): void {
-    if (this.#unblocking) {
-      this.#cutWanted = true;
-      return;
-    }
-    const target = this.#blocked;
-    const clientId = this.#clientId;
-    if (target === undefined) return;
-    this.#unblocking = true;
-    this.#cutWanted = false;
-    // A wait that came while this unblock was in flight may not be covered by the XREAD sent since.
-    const cutNewer = () => {
-      if (!this.#cutWanted) return;
-      this.#cutWanted = false;
-      if (this.#blocked !== undefined && this.#blocked !== target) this.#cut();
-    };
-    const retry = () => {
-      this.#unblocking = false;
-      // Still the same XREAD: the unblock came before Redis blocked on it, or the id was not known.
-      // Backing off keeps an outage (every unblock refused at once) from spinning.
-      this.#retryMs = Math.min(this.#retryMs * 2, 100);
-      if (this.#blocked === target && !this.#closed) setTimeout(() => this.#cut(), this.#retryMs).unref();
-      else cutNewer();
-    };
-    if (clientId === undefined) {
-      retry();
-      return;
-    }
-    this.unblock(clientId).then((unblocked) => {
-      if (unblocked !== 1) return retry();
-      this.#unblocking = false;
-      this.#retryMs = 1;
-      cutNewer();
-    }, retry);
-  }
-
-  #blockingConnection(): Redis {
-    if (this.#connection === undefined) {
-      const connection = this.connect();
-      // Errors reach the loop as a failed XREAD; the waits run on to their deadlines.
-      connection.on('error', () => {});
-      // Each reconnect gives the connection a new id (and a restarted Redis may give the old one
-      // to another client): the loop asks again.
-      connection.on('close', () => {
-        this.#clientId = undefined;
-        this.#lost?.(new Error('the blocking connection closed'));
-      });
-      this.#connection = connection;
-    }
-    return this.#connection;
-  }
-
-  async #loop(): Promise<void> {
-    while (!this.#closed) {
-      if (this.#waiters.size === 0) {
-        await new Promise<void>((resume) => (this.#kick = resume));
-        this.#kick = undefined;
-        continue;
-      }
-      const connection = this.#blockingConnection();
-      if (connection.status !== 'ready') {
-        await ready(connection, this.#stopped);
-        if (connection.status === 'end' && !this.#closed) {
-          // Ended for good (it gave up reconnecting): the next pass makes another.
-          this.#connection = undefined;
-          await sleep(100);
-        }
-        continue;
-      }
-      const streams = new Map<string, string>();
-      for (const [key, waiters] of this.#waiters) {
-        let from: string | undefined;
-        for (const { afterId } of waiters)
-          if (from === undefined || compareIds(afterId, from) < 0) from = afterId;
-        if (from !== undefined) streams.set(key, from);
-      }
-      this.#blocked = streams;
-      let reply: [string, StreamEntry[]][] | null = null;
-      try {
-        // The id names the connection for CLIENT UNBLOCK. Asked for just before the XREAD, on its
-        // connection, so it names the client the XREAD runs on and answers before the XREAD blocks.
-        if (this.#clientId === undefined) {
-          connection.client('ID').then(
-            (id) => {
-              if (this.#connection === connection) this.#clientId = Number(id);
-            },
-            () => {},
-          );
-        }
-        const read = connection.xread(
-          'COUNT',
-          ENTRIES_PER_READ,
-          'BLOCK',
-          BLOCK_MS,
-          'STREAMS',
-          ...streams.keys(),
-          ...streams.values(),
-        ) as Promise<[string, StreamEntry[]][] | null>;
-        const lost = new Promise<never>((_, fail) => (this.#lost = fail));
-        reply = await Promise.race([read, lost]);
-      } catch {
-        // Redis is away: try again shortly; the connection reconnects by itself.
-        if (!this.#closed) await sleep(100);
-      } finally {
-        this.#blocked = undefined;
-        this.#lost = undefined;
-      }
-      if (reply === null) continue;
-      for (const [key, entries] of reply) {
-        for (const waiter of [...(this.#waiters.get(key) ?? [])]) {
-          const after = entries.filter(([id]) => compareIds(id, waiter.afterId) > 0);
-          if (after.length > 0) waiter.done(after);
-        }
-      }
-      // An event stream waits again as soon as it has written what it was handed: let it, so the
-      // next XREAD covers it, rather than cutting that XREAD short at once (two reads a wake-up).
-      await setImmediate();
-    }
-  }
-}
-
-/**
- * Resolves once `connection` is ready, has ended for good, or `stopped` resolves (the waits were
- * closed: a connection closed while it waited to reconnect emits neither). An XREAD sent before
- * would fail at once (no offline queue), and the loop would send another every 100 ms until then.
- */
-async function ready(connection: Redis, stopped: Promise<void>): Promise<void> {
-  if (connection.status === 'wait') connection.connect().catch(() => {});
-  if (connection.status === 'end') return;
-  let settle = () => {};
-  const settled = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  connection.on('ready', settle).on('end', settle);
-  await Promise.race([settled, stopped]);
-  connection.off('ready', settle).off('end', settle);
-}
-
-/** The options of a connection `StreamWaits` blocks on (on top of those it is duplicated from). */
-export const BLOCKING_READ_OPTIONS = {
-  // The loop sends an XREAD only to a ready connection: one queued while it reconnected would run
-  // first after the reconnect, and block the fresh one behind it.
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: null,
-  // It blocks: no command timeout.
-  commandTimeout: undefined,
-  // A blocked XREAD resent after a reconnect would run under a new client id that the unblocking
-  // side does not know: let it fail, and the loop sends it again with a fresh id.
-  autoResendUnfulfilledCommands: false,
-} satisfies RedisOptions;
-
-/** How many blocking connections share a process' waits. */
-export const WAIT_CONNECTIONS = 4;
-
-/**
- * Waits on many Redis streams over a few blocking connections: a thousand waits are a thousand
- * promises, not a thousand sockets. Each stream's waits go to one connection, chosen by its key,
- * where one `XREAD BLOCK` covers them all (see `WaitConnection`).
- *
- * Why more than one: a wake-up ends the XREAD it answered, and the next names every stream its
- * connection covers again, so its cost grows with the waits a connection holds (1,100 streams:
- * about a millisecond of the API's CPU to build and send it). Four connections each name about a
- * quarter of them (measured: 0.35–0.40 ms an XREAD).
- *
- * Why not pub/sub: the writers of a stream (the worker opening a turn, the finish script's
- * `matchFinished`) would all have to publish too, and a message lost while the subscriber
- * reconnects would leave a wait asleep; the stream itself is the truth, so waiting on it loses
- * nothing. Keyspace notifications need server configuration (`notify-keyspace-events`).
- *
- * @example
- * const waits = new StreamWaits(() => redis.duplicate({ lazyConnect: true }), (id) => redis.client('UNBLOCK', id));
- * const entries = await waits.wait('arena:bot:b1:events', '0-0', 5000, signal);
- */
-export class StreamWaits {
-  readonly #connections: WaitConnection[];
-  #closed = false;
-
-  /**
-   * @param connect makes a blocking connection, on its first wait (no command timeout: it blocks).
-   * @param unblock sends `CLIENT UNBLOCK <id>` on another connection.
-   */
-  constructor(
-    connect: () => Redis,
-    unblock: (clientId: number) => Promise<unknown>,
-    connections = WAIT_CONNECTIONS,
-  ) {
-    this.#connections = Array.from({ length: connections }, () => new WaitConnection(connect, unblock));
-  }
-
-  /**
-   * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
-   * passes or `signal` aborts first. Entries already there answer at once. `handle.wait.cancel()`,
-   * while the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
-   */
-  wait(...wait: WaitArguments): Promise<StreamEntry[]> {
-    const connection = this.#connections[keyHash(wait[0]) % this.#connections.length] as WaitConnection;
-    return connection.wait(...wait);
   }
 
   /** True once closed: a wait then answers `[]` at once. */
@@ -371,18 +146,92 @@ export class StreamWaits {
     return this.#closed;
   }
 
-  /** Ends every wait (each answers `[]`) and closes the blocking connections. */
+  /** Ends every wait (each answers `[]`) and stops listening. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all(this.#connections.map((connection) => connection.close()));
+    for (const waiters of [...this.#waiters.values()]) for (const waiter of [...waiters]) waiter.done([]);
+    this.#unlisten?.();
+  }
+
+  #listen(): Promise<unknown> {
+    this.#listening ??= this.wakeups
+      .listen(this.channel, (key) => this.#wake(key))
+      .then((unlisten) => {
+        if (this.#closed) unlisten();
+        else this.#unlisten = unlisten;
+      })
+      .catch((error: unknown) => {
+        // Listen again shortly (or at the next wait), then read every waited stream.
+        this.#listening = undefined;
+        if (!this.#closed) setTimeout(() => this.#relisten(), RETRY_MS).unref();
+        throw error;
+      });
+    return this.#listening;
+  }
+
+  #relisten(): void {
+    if (this.#closed || this.#waiters.size === 0) return;
+    this.#listen().then(
+      () => this.#wake(undefined),
+      () => {},
+    );
+  }
+
+  /** Stream `key` was appended to (no key: any may have been); its waits read it on the next pass. */
+  #wake(key: string | undefined): void {
+    if (key === undefined) for (const waited of this.#waiters.keys()) this.#woken.add(waited);
+    else if (this.#waiters.has(key)) this.#woken.add(key);
+    else return;
+    if (this.#passDue) return;
+    this.#passDue = true;
+    // Every append heard in this turn of the event loop is read by one XREAD.
+    setImmediate(() => this.#pass());
+  }
+
+  #pass(): void {
+    this.#passDue = false;
+    const keys = [...this.#woken].filter((key) => this.#waiters.has(key));
+    this.#woken.clear();
+    for (let i = 0; i < keys.length; i += STREAMS_PER_READ)
+      void this.#read(keys.slice(i, i + STREAMS_PER_READ));
+  }
+
+  /** Reads `keys`, each from the oldest id its waits have seen, and hands each wait its entries. */
+  async #read(keys: readonly string[]): Promise<void> {
+    const ids = keys.map((key) => oldestId(this.#waiters.get(key)));
+    let reply: [string, StreamEntry[]][] | null;
+    try {
+      reply = (await this.redis.xread('COUNT', ENTRIES_PER_READ, 'STREAMS', ...keys, ...ids)) as
+        | [string, StreamEntry[]][]
+        | null;
+    } catch {
+      if (this.#closed) return;
+      setTimeout(() => {
+        for (const key of keys) this.#wake(key);
+      }, RETRY_MS).unref();
+      return;
+    }
+    const fromIds = new Map(keys.map((key, i) => [key, ids[i] as string]));
+    for (const [key, entries] of reply ?? []) {
+      const from = fromIds.get(key) ?? '0-0';
+      for (const waiter of [...(this.#waiters.get(key) ?? [])]) {
+        // A wait that began since, from an older id, is not covered: its own read serves it.
+        if (compareIds(waiter.afterId, from) < 0) continue;
+        const after = entries.filter(([id]) => compareIds(id, waiter.afterId) > 0);
+        if (after.length > 0) waiter.done(after);
+      }
+      // A full read may have stopped short of a later wait's entries.
+      if (entries.length === ENTRIES_PER_READ) this.#wake(key);
+    }
   }
 }
 
-/** FNV-1a of a key's UTF-16 code units: spreads streams over the connections, the same way each time. */
-function keyHash(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+/** The oldest id any of `waiters` has seen: a read from it covers them all. */
+function oldestId(waiters: ReadonlySet<StreamWait> | undefined): string {
+  let from: string | undefined;
+  for (const { afterId } of waiters ?? [])
+    if (from === undefined || compareIds(afterId, from) < 0) from = afterId;
+  return from ?? '0-0';
 }
 
 /** The most entries one read of a stream reader returns; a reader that gets this many reads again at once. */

@@ -76,10 +76,11 @@ function watch(id: string) {
   const stop = commands.listen((args, source) => {
     const command = args[0]?.toLowerCase() ?? '';
     if (source !== 'lua' && HASH_READS.has(command) && args[1] === matchKey) hashReads++;
-    if (command === 'xread' && args.includes('BLOCK') && args.includes(eventsKey)) waiting();
+    // A wait reads the stream once as it begins (then only when an append is announced).
+    if (command === 'xread' && args.includes(eventsKey)) waiting();
   });
   return {
-    /** Resolves once the API blocks on the match's event stream. */
+    /** Resolves once the API reads the match's event stream, as a wait on it begins. */
     waits,
     /** The hash reads up to now (every command Redis ran before this call), and stops watching. */
     async hashReads(): Promise<number> {
@@ -96,7 +97,7 @@ describe('POST /v1/matches/{matchId}/actions', () => {
       const { id, bot, color, move } = await unplayedMatch('late');
       const watching = watch(id);
       const answer = api.act(id, bot, move).then((res) => res);
-      // Once the API waits on the match's stream (a polling API never does: it answers 503 at last).
+      // Once the API reads the match's stream to wait on it.
       await Promise.race([watching.waits, answer]);
       await delay(300); // the worker takes its time
       await recordMove(id, color, move);

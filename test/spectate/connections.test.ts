@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WAIT_CONNECTIONS } from '../../src/store/stream-waits.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -37,7 +36,7 @@ async function clients(): Promise<string[]> {
   return ((await admin.client('LIST')) as string).trim().split('\n');
 }
 
-const isEventsConnection = (line: string) => line.includes('name=reversi-arena-events');
+const isSubscriber = (line: string) => line.includes('name=reversi-arena-subscriber');
 
 /** Opens a spectator's stream and reads its first event (the state), so its wait is about to begin. */
 async function spectate(matchId: string): Promise<SseConnection> {
@@ -48,7 +47,7 @@ async function spectate(matchId: string): Promise<SseConnection> {
 }
 
 describe('spectators of many matches on one API process', () => {
-  it('wait on the few shared blocking reads: no Redis connection per spectator, and each is woken', async () => {
+  it('wait on the one shared subscriber: no Redis connection per spectator, and each is woken', async () => {
     const a = await registerBot(h, { name: 'conn-a', url: 'http://127.0.0.1:9/' });
     const b = await registerBot(h, { name: 'conn-b', url: 'http://127.0.0.1:9/' });
     const ids: string[] = [];
@@ -59,12 +58,10 @@ describe('spectators of many matches on one API process', () => {
     for (const id of ids) {
       for (let i = 0; i < SPECTATORS_PER_MATCH; i++) streamsOpen.push(await spectate(id));
     }
-    expect(streamsOpen.length).toBeGreaterThan(3 * WAIT_CONNECTIONS);
-    // Every stream waits on one of the process' few blocking connections.
-    await expect.poll(async () => (await clients()).filter(isEventsConnection).length).toBeGreaterThan(0);
+    // Every stream waits on the process' one subscriber, there before or opened for them.
+    await expect.poll(async () => (await clients()).filter(isSubscriber).length).toBe(1);
     const during = await clients();
-    expect(during.filter(isEventsConnection).length).toBeLessThanOrEqual(WAIT_CONNECTIONS);
-    expect(during.length).toBeLessThanOrEqual(before + WAIT_CONNECTIONS);
+    expect(during.length).toBeLessThanOrEqual(before + 1);
 
     // Each of them is waiting: a turn told on each match reaches every spectator of it.
     const now = Date.now();
@@ -80,6 +77,6 @@ describe('spectators of many matches on one API process', () => {
     }
     const turns = await Promise.all(streamsOpen.map((stream) => stream.next()));
     expect(turns.every((event) => event.event === 'turn')).toBe(true);
-    expect((await clients()).length).toBeLessThanOrEqual(before + WAIT_CONNECTIONS);
+    expect((await clients()).length).toBeLessThanOrEqual(before + 1);
   });
 });

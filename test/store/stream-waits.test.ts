@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLOCKING_READ_OPTIONS, StreamWaits, WAIT_CONNECTIONS } from '../../src/store/stream-waits.ts';
+import { ChannelWakeups } from '../../src/store/channel-wakeups.ts';
+import { StreamWaits } from '../../src/store/stream-waits.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `test:stream-waits:${process.pid}:${Date.now()}`;
@@ -15,125 +16,149 @@ afterAll(async () => {
 });
 
 const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
+const values = (entries: [string, string[]][]) => entries.map(([, fields]) => fields[1]);
 
 let made = 0;
 
-/** Waits whose CLIENT UNBLOCK answers only `lagMs` after Redis carried it out, as on a slow link; its connections are named `name`. */
-function slowUnblockWaits(lagMs: number, connections = 1, name = `${prefix}:${++made}`): StreamWaits {
-  return new StreamWaits(
-    // As RedisPullStore makes them: an XREAD cut by a reconnect fails, and the loop sends it again.
-    () => redis.duplicate({ ...BLOCKING_READ_OPTIONS, connectionName: name }),
-    async (id) => {
-      const unblocked = await redis.client('UNBLOCK', id);
-      await pause(lagMs);
-      return unblocked;
-    },
-    connections,
+/**
+ * Waits as RedisPullStore makes them, over `reads`, with a subscriber and an appends channel of
+ * their own; `append` writes to a stream as the arena's writers do, the XADD and its announcement
+ * in one transaction.
+ */
+function streamWaits(reads: Redis = redis) {
+  const name = `${prefix}:subscriber-${++made}`;
+  const channel = `${prefix}:appended-${made}`;
+  const wakeups = new ChannelWakeups(() =>
+    redis.duplicate({ maxRetriesPerRequest: null, enableReadyCheck: false, connectionName: name }),
   );
+  const waits = new StreamWaits(reads, wakeups, channel);
+  return {
+    waits,
+    name,
+    /** How many connections listen on the channel. */
+    listeners: async () => (await redis.pubsub('NUMSUB', channel))[1],
+    async append(key: string, value: string): Promise<string> {
+      const [[, id]] = (await redis.multi().xadd(key, '*', 'n', value).publish(channel, key).exec()) as [
+        [null, string],
+      ];
+      return id;
+    },
+    async close() {
+      await waits.close();
+      await wakeups.close();
+    },
+  };
 }
 
 describe('StreamWaits', () => {
-  it('hands each wait the entries past its own id, over one blocking read', async () => {
-    const waits = slowUnblockWaits(0);
+  it('hands each wait the entries past its own id, woken by the announcement of an append', async () => {
+    const { waits, append, close } = streamWaits();
     const [a, b] = [`${prefix}:a`, `${prefix}:b`];
     const signal = new AbortController().signal;
-    const first = await redis.xadd(a, '*', 'n', '1');
+    const first = await append(a, '1');
     const fromStart = waits.wait(a, '0-0', 2000, signal);
-    const fromFirst = waits.wait(a, first as string, 2000, signal);
+    const fromFirst = waits.wait(a, first, 2000, signal);
     const onB = waits.wait(b, '0-0', 2000, signal);
+    expect(values(await fromStart)).toEqual(['1']); // already there: answered at once
     await pause(20);
-    await redis.xadd(a, '*', 'n', '2');
-    await redis.xadd(b, '*', 'n', '3');
-    expect((await fromStart).map(([, fields]) => fields[1])).toEqual(['1']);
-    expect((await fromFirst).map(([, fields]) => fields[1])).toEqual(['2']);
-    expect((await onB).map(([, fields]) => fields[1])).toEqual(['3']);
-    await waits.close();
+    await append(a, '2');
+    await append(b, '3');
+    expect(values(await fromFirst)).toEqual(['2']);
+    expect(values(await onB)).toEqual(['3']);
+    await close();
   });
 
-  it('covers a wait that began while an unblock aimed at an older read was still answering', async () => {
-    // The unblock for stream b cuts the first read and the next read (a, b) is sent before the
-    // unblock's answer arrives; c begins then. Its cut must aim at the read in flight now.
-    const waits = slowUnblockWaits(300);
-    const [a, b, c] = [`${prefix}:ra`, `${prefix}:rb`, `${prefix}:rc`];
+  it('is not woken by an append nobody announced: the channel is what wakes a wait', async () => {
+    const { waits, close } = streamWaits();
+    const key = `${prefix}:silent`;
     const signal = new AbortController().signal;
-    const onA = waits.wait(a, '0-0', 1500, signal);
+    const waiting = waits.wait(key, '0-0', 400, signal);
     await pause(50);
-    const onB = waits.wait(b, '0-0', 1500, signal);
-    await pause(100);
-    const onC = waits.wait(c, '0-0', 1000, signal);
-    await pause(400);
-    await redis.xadd(c, '*', 'n', 'c');
-    // Before the fix, c waited for the read on (a, b) to time out (2 s) and its own 1 s passed first.
-    expect((await onC).map(([, fields]) => fields[1])).toEqual(['c']);
-    expect(await onA).toEqual([]);
-    expect(await onB).toEqual([]);
-    await waits.close();
+    await redis.xadd(key, '*', 'n', 'quiet');
+    expect(await waiting).toEqual([]);
+    await close();
   });
 
-  it('cuts the read short on a connection that reconnected: it names the new connection, not the old', async () => {
-    const name = `${prefix}:reconnecting`;
-    const waits = slowUnblockWaits(0, 1, name);
-    const [a, b] = [`${prefix}:ka`, `${prefix}:kb`];
-    const signal = new AbortController().signal;
-    const blockedIds = async () =>
-      ((await redis.client('LIST')) as string)
-        .split('\n')
-        .filter((line) => line.includes(`name=${name} `) && line.includes('cmd=xread'))
-        .map((line) => /\bid=(\d+)/.exec(line)?.[1]);
-    const onA = waits.wait(a, '0-0', 5000, signal);
-    await expect.poll(async () => (await blockedIds()).length).toBe(1);
-    const [old] = await blockedIds();
-    await redis.client('KILL', 'ID', old as string);
-    // The reader reconnects and blocks again, as another client.
-    await expect
-      .poll(async () => (await blockedIds()).filter((id) => id !== old).length, { timeout: 3000 })
-      .toBe(1);
-    // b is not in that read: it is cut short with the new id, well before its 2 s block ends.
-    const onB = waits.wait(b, '0-0', 1000, signal);
-    await pause(100);
-    await redis.xadd(b, '*', 'n', 'b');
-    expect((await onB).map(([, fields]) => fields[1])).toEqual(['b']);
-    await redis.xadd(a, '*', 'n', 'a');
-    expect((await onA).map(([, fields]) => fields[1])).toEqual(['a']);
-    await waits.close();
-  });
-
-  it('ends its loop when closed while its connection waits to reconnect to a Redis that is away', async () => {
-    // Nothing listens on this port: the connection keeps retrying, never ready.
-    let connection: Redis | undefined;
-    const waits = new StreamWaits(
-      () => {
-        connection = new Redis('redis://127.0.0.1:1', { ...BLOCKING_READ_OPTIONS, lazyConnect: true });
-        return connection;
+  it('gives a wait that began during a read, from an older id, every entry past its own id', async () => {
+    // Replies to XREAD come 100 ms late: the second wait begins while the first's read is out.
+    const lateReads = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property !== 'xread') return Reflect.get(target, property, receiver);
+        return async (...args: (string | number)[]) => {
+          const reply = await target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
+          await pause(100);
+          return reply;
+        };
       },
-      async () => 0,
-      1,
-    );
+    });
+    const { waits, append, close } = streamWaits(lateReads);
+    const key = `${prefix}:late`;
     const signal = new AbortController().signal;
-    expect(await waits.wait(`${prefix}:away`, '0-0', 300, signal)).toEqual([]);
-    // The loop waits for the connection to be ready, listening for it.
-    expect(connection?.listenerCount('ready')).toBeGreaterThan(0);
-    await waits.close();
-    await expect.poll(() => connection?.listenerCount('ready')).toBe(0);
-    connection?.disconnect();
+    const first = await redis.xadd(key, '*', 'n', '1');
+    const newer = waits.wait(key, first as string, 3000, signal);
+    await pause(300); // its own read answered: nothing new
+    await append(key, '2');
+    await pause(50); // the read the append woke is out, from `first`
+    const older = waits.wait(key, '0-0', 3000, signal);
+    expect(values(await newer)).toEqual(['2']);
+    expect(values(await older)).toEqual(['1', '2']);
+    await close();
   });
 
-  it('spreads the streams over its blocking connections, each read naming its own, and wakes every wait', async () => {
-    const name = `${prefix}:spread`;
-    const waits = slowUnblockWaits(0, WAIT_CONNECTIONS, name);
-    const keys = Array.from({ length: 40 }, (_, i) => `${prefix}:spread-${i}`);
+  it('reads a stream again when a read came back full, until every wait on it is served', async () => {
+    const { waits, close } = streamWaits();
+    const key = `${prefix}:long`;
     const signal = new AbortController().signal;
-    const woken = keys.map((key) => waits.wait(key, '0-0', 5000, signal));
-    const readers = async () =>
-      ((await redis.client('LIST')) as string)
-        .split('\n')
-        .filter((line) => line.includes(`name=${name} `) && line.includes('cmd=xread'));
-    await expect.poll(async () => (await readers()).length).toBe(WAIT_CONNECTIONS);
-    for (const key of keys) await redis.xadd(key, '*', 'key', key);
-    const answers = await Promise.all(woken);
-    expect(answers.map((entries) => entries.map(([, fields]) => fields[1]))).toEqual(
-      keys.map((key) => [key]),
-    );
-    await waits.close();
+    const ids: string[] = [];
+    for (let i = 0; i < 150; i++) ids.push((await redis.xadd(key, '*', 'n', String(i))) as string);
+    const behind = waits.wait(key, '0-0', 2000, signal);
+    const ahead = waits.wait(key, ids[119] as string, 2000, signal);
+    expect(await behind).toHaveLength(100);
+    expect(values(await ahead)).toEqual(Array.from({ length: 30 }, (_, i) => String(120 + i)));
+    await close();
+  });
+
+  it('reads every waited stream again when its subscriber comes back: what was said while it was away is not lost', async () => {
+    const { waits, name, listeners, close } = streamWaits();
+    const key = `${prefix}:away`;
+    const signal = new AbortController().signal;
+    const waiting = waits.wait(key, '0-0', 5000, signal);
+    await expect.poll(listeners).toBe(1);
+    const started = performance.now();
+    const line = ((await redis.client('LIST')) as string)
+      .split('\n')
+      .find((l) => l.includes(`name=${name} `));
+    await redis.client('KILL', 'ID', /id=(\d+)/.exec(line ?? '')?.[1] ?? '0');
+    // Written while the subscriber reconnects, and never announced: only the re-read finds it.
+    await redis.xadd(key, '*', 'n', 'missed');
+    expect(values(await waiting)).toEqual(['missed']);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(((await redis.client('LIST')) as string).includes(`name=${name} `)).toBe(true);
+    await close();
+  });
+
+  it('ends every wait with nothing when closed, and stops listening', async () => {
+    const { waits, listeners, close } = streamWaits();
+    const signal = new AbortController().signal;
+    const waiting = [
+      waits.wait(`${prefix}:c1`, '0-0', 5000, signal),
+      waits.wait(`${prefix}:c2`, '0-0', 5000, signal),
+    ];
+    await expect.poll(listeners).toBe(1);
+    await close();
+    expect(await Promise.all(waiting)).toEqual([[], []]);
+    expect(await waits.wait(`${prefix}:c1`, '0-0', 5000, signal)).toEqual([]);
+    await expect.poll(listeners).toBe(0);
+  });
+
+  it('ends a wait with nothing at its timeout or when its signal aborts', async () => {
+    const { waits, close } = streamWaits();
+    const stop = new AbortController();
+    const timed = waits.wait(`${prefix}:t1`, '0-0', 100, new AbortController().signal);
+    const aborted = waits.wait(`${prefix}:t2`, '0-0', 5000, stop.signal);
+    stop.abort();
+    expect(await aborted).toEqual([]);
+    expect(await timed).toEqual([]);
+    await close();
   });
 });
