@@ -36,15 +36,17 @@ export function requestLog(logger: Logger, observe: RequestObserver): RequestHan
       const elapsedMs = performance.now() - started;
       // Answers sent in full are measured; a client that left is only logged.
       if (res.writableFinished) observe(req, res, elapsedMs / 1000);
+      // A client that left before the answer was complete: nginx's 499.
+      const status = res.writableFinished ? res.statusCode : 499;
+      const level = status >= 500 ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
       const line = {
         method: req.method,
         route: routeOf(req),
-        // A client that left before the answer was complete: nginx's 499.
-        status: res.writableFinished ? res.statusCode : 499,
+        status,
         ms: Math.round(elapsedMs),
         principal: principalLabel(principalOf(res)),
       };
-      const level = line.status >= 500 ? 'error' : 'info';
       logger[level](line, `${line.method} ${line.route} ${line.status} ${line.ms}ms ${line.principal}`);
     };
     // `on`, not `once`: `log` runs once by itself, and each `once` wrapper is held per open stream.
