@@ -307,7 +307,7 @@ export class PullService {
    *
    * The worker records a move within milliseconds of taking it, and the same script tells it on
    * the match's live event stream (a `move`; the finish script's `finished` when the match ends):
-   * this waits for that event on the process' shared blocking read, as a spectator does, with no
+   * this waits for that event through the process' one subscriber, as a spectator does, with no
    * connection and no polling of its own. A worker that does not record it (it died, or Redis
    * lags) gets `UnavailableError` after `RECORD_WAIT_MS`: the action stays accepted, and a retry
    * answers once the move is recorded. So does a caller that went away (`gone`).

@@ -82,8 +82,8 @@ export class SpectatorService {
 
   /**
    * The stream: the state (fresh connections), then each event as the arena records it, until
-   * `finished`, after which it ends. Yields 'keep-alive' after `keepAliveMs` of silence. Waits on
-   * the process' shared blocking read (no connection, no polling); `closed` ends it at once.
+   * `finished`, after which it ends. Yields 'keep-alive' after `keepAliveMs` of silence. Waits
+   * through the process' one subscriber (no connection, no polling); `closed` ends it at once.
    * A match that had ended when the stream opened gets the `finished` its stream still holds, or
    * one told from its record once the stream has expired.
    */

@@ -42,6 +42,8 @@ export class ChannelWakeups {
       await mine.subscribed;
     } catch (error) {
       mine.wakes.delete(wake);
+      // A refused SUBSCRIBE must not stay the answer to every later listen on the channel.
+      if (mine.wakes.size === 0 && this.#channels.get(channel) === mine) this.#channels.delete(channel);
       throw error;
     }
     return () => {

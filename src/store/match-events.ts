@@ -106,7 +106,7 @@ export interface MatchEventReader {
 export interface MatchEventStore {
   /**
    * A reader for one spectator, until `signal` aborts or it is closed. Its waits share the
-   * process' one blocking connection with every other wait: a spectator costs no connection.
+   * process' one subscriber with every other wait: a spectator costs no connection.
    */
   openReader(signal: AbortSignal): MatchEventReader;
   /** The newest `count` events of a match, newest first. */

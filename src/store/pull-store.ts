@@ -99,7 +99,7 @@ export interface BotEventStore {
 
 /** Everything pull mode stores. */
 export interface PullStore extends TurnStore, BotEventStore {
-  /** Matches' live events for spectators, read over the same blocking connection as bots' events. */
+  /** Matches' live events for spectators, waited on through the same subscriber as bots' events. */
   readonly matchEvents: MatchEventStore;
   /** Closes the connections it opened for waiting. */
   close(): Promise<void>;

@@ -10,8 +10,8 @@ import { type StreamEntry, StreamReader, type StreamWaits } from './stream-waits
 
 /**
  * Matches' live events on Redis. Waits go through the `StreamWaits` of the pull store, so a
- * spectator's stream is one more promise on the process' single blocking XREAD, next to every bot's
- * event stream and long poll; reads that do not wait use the main connection.
+ * spectator's stream is one more wait on the process' one subscriber, next to every bot's event
+ * stream and long poll; reads, waiting or not, use the main connection.
  *
  * @example
  * const reader = events.openReader(signal);

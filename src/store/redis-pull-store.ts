@@ -197,8 +197,7 @@ export class RedisPullStore implements PullStore {
 
   /**
    * A reader whose waits share the store's subscriber (see StreamWaits); its reads go over the
-   * main connection. Aborting `signal` or closing the reader ends a
-   * wait in progress with `[]`.
+   * main connection. Aborting `signal` or closing the reader ends a wait in progress with `[]`.
    */
   openReader(signal: AbortSignal): BotEventReader {
     return new StreamReader({

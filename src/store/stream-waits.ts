@@ -248,7 +248,7 @@ export interface StreamReaderOptions<Event> {
 
 /**
  * Reads of the streams `keyOf(id)` for one waiter (an event stream, a long poll, a spectator): a
- * read that waits shares `waits`' blocking connection, one that does not goes over `redis`.
+ * read that waits is one more wait of `waits`, one that does not goes over `redis`.
  * Aborting `signal` or closing the reader ends a wait in progress with `[]`. No signal of its own,
  * and methods rather than closures: thousands of readers are open at once.
  */
@@ -285,8 +285,8 @@ export class StreamReader<Event> implements WaitHandle {
 }
 
 /**
- * Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. The XREAD loop compares
- * every waiter's id on each pass, so parts that fit a double exactly (15 digits: every real
+ * Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. Every read compares each
+ * waiter's id of its streams, so parts that fit a double exactly (15 digits: every real
  * millisecond time) are compared as numbers, without the arrays and BigInts of a general parse.
  */
 export function compareIds(a: string, b: string): number {

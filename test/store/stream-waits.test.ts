@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelWakeups } from '../../src/store/channel-wakeups.ts';
 import { StreamWaits } from '../../src/store/stream-waits.ts';
@@ -25,11 +25,16 @@ let made = 0;
  * their own; `append` writes to a stream as the arena's writers do, the XADD and its announcement
  * in one transaction.
  */
-function streamWaits(reads: Redis = redis) {
+function streamWaits(reads: Redis = redis, subscriberOptions: RedisOptions = {}) {
   const name = `${prefix}:subscriber-${++made}`;
   const channel = `${prefix}:appended-${made}`;
   const wakeups = new ChannelWakeups(() =>
-    redis.duplicate({ maxRetriesPerRequest: null, enableReadyCheck: false, connectionName: name }),
+    redis.duplicate({
+      maxRetriesPerRequest: null,
+      enableReadyCheck: false,
+      connectionName: name,
+      ...subscriberOptions,
+    }),
   );
   const waits = new StreamWaits(reads, wakeups, channel);
   return {
@@ -149,6 +154,49 @@ describe('StreamWaits', () => {
     expect(await Promise.all(waiting)).toEqual([[], []]);
     expect(await waits.wait(`${prefix}:c1`, '0-0', 5000, signal)).toEqual([]);
     await expect.poll(listeners).toBe(0);
+  });
+
+  it('listens again when its subscription was refused, then reads every waited stream', async () => {
+    // No offline queue, not yet connected: the first SUBSCRIBE is refused, the connection then opens.
+    const { waits, listeners, close } = streamWaits(redis, { lazyConnect: true, enableOfflineQueue: false });
+    const key = `${prefix}:refused`;
+    const signal = new AbortController().signal;
+    const started = performance.now();
+    const waiting = waits.wait(key, '0-0', 5000, signal);
+    // Written while nobody listened, and never announced: only the read after listening finds it.
+    await redis.xadd(key, '*', 'n', 'unheard');
+    expect(values(await waiting)).toEqual(['unheard']);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await listeners()).toBe(1);
+    await close();
+  });
+
+  it('tries a read that failed again', async () => {
+    let failures = 2;
+    const flakyReads = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property !== 'xread') return Reflect.get(target, property, receiver);
+        return async (...args: (string | number)[]) => {
+          if (failures-- > 0) throw new Error('Redis is away');
+          return target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
+        };
+      },
+    });
+    const { waits, close } = streamWaits(flakyReads);
+    const key = `${prefix}:flaky`;
+    await redis.xadd(key, '*', 'n', 'there');
+    expect(values(await waits.wait(key, '0-0', 3000, new AbortController().signal))).toEqual(['there']);
+    expect(failures).toBe(-1);
+    await close();
+  });
+
+  it('closed before its subscription is in place, ends its waits and leaves nothing subscribed', async () => {
+    const { waits, listeners, close } = streamWaits();
+    const waiting = waits.wait(`${prefix}:early`, '0-0', 3000, new AbortController().signal);
+    await close();
+    expect(await waiting).toEqual([]);
+    await pause(200);
+    expect(await listeners()).toBe(0);
   });
 
   it('ends a wait with nothing at its timeout or when its signal aborts', async () => {

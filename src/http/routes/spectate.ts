@@ -22,7 +22,7 @@ const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Counts the spectator streams each client address holds in this process. In memory, not in Redis:
- * a stream is cheap to hold (a promise on the shared blocking read), and the cap only keeps one
+ * a stream is cheap to hold (a promise woken through the shared subscriber), and the cap only keeps one
  * client from holding thousands; a client spread over N API processes may hold N times the cap.
  */
 class StreamsPerAddress {
