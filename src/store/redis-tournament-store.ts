@@ -6,7 +6,7 @@ import { GuardedWrites } from './guarded-writes.ts';
 import { type StoreKeys, storeKeys } from './keys.ts';
 import { luaCommand } from './lua-command.ts';
 import { GUARDED_WRITES } from './lua-scripts.ts';
-import { writeNewMatch } from './new-match.ts';
+import { guardPlayersActive, writeNewMatch } from './new-match.ts';
 import { readHashes } from './read.ts';
 import type { MatchRecord, MatchRules, Page } from './records.ts';
 import { ENTER_TOURNAMENT, LEAVE_TOURNAMENT } from './tournament-scripts.ts';
@@ -242,6 +242,13 @@ export class RedisTournamentStore implements TournamentStore {
     const k = this.keys;
     tx.write('HSET', k.tournamentRounds(id), String(round.number), encodeRound(round));
     tx.write('HSET', k.tournament(id), 'roundsCreated', String(round.number));
+    // A player that retired after the round was paired: the write is refused, and the next step
+    // pairs the round again with that bot withdrawn.
+    guardPlayersActive(
+      tx,
+      k,
+      matches.flatMap((match) => [match.black.id, match.white.id]),
+    );
     for (const match of matches) writeNewMatch(tx, k, match);
   }
 

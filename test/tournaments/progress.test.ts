@@ -21,10 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-function progress() {
+function progress(tournaments = new RedisTournamentStore(h.redis, h.prefix)) {
   return new TournamentProgress({
     store: h.store,
-    tournaments: new RedisTournamentStore(h.redis, h.prefix),
+    tournaments,
     rounds: new RoundMaker({ queue: h.queue, clock: systemClock, random: (n) => randomBytes(n) }),
     clock: systemClock,
   });
@@ -32,7 +32,7 @@ function progress() {
 
 const tournament = async (id: string) => (await request(h.app).get(`/v1/tournaments/${id}`)).body;
 
-async function startSwiss(name: string, rounds: number): Promise<string> {
+async function startSwiss(name: string, rounds: number, entrants = bots): Promise<string> {
   const created = await request(h.app)
     .post('/v1/tournaments')
     .set(admin)
@@ -41,7 +41,7 @@ async function startSwiss(name: string, rounds: number): Promise<string> {
       format: 'swiss',
       rounds,
       gamesPerPairing: 2,
-      bots: bots.map((b) => b.id),
+      bots: entrants.map((b) => b.id),
       openings: 'balanced',
     });
   expect(created.status).toBe(201);
@@ -92,6 +92,41 @@ describe('pairing the next round', () => {
     expect(second).toHaveLength(4);
     expect(await storedRound(id, 2)).toEqual(second);
     for (const matchId of second) expect(await h.queue.queue.getJobState(matchId)).toBe('waiting');
+  });
+
+  it('makes no match for a bot that retires between the pairing and its write, and pairs the round again without it', async () => {
+    const leaving: RegisteredBot[] = [];
+    for (let i = 0; i < 4; i++) leaving.push(await registerBot(h, { name: `leaving-${i}` }));
+    const id = await startSwiss('Leaving', 3, leaving);
+    await endCurrentRound(id);
+    // The round's write meets one of its players retired (by its owner, after the pairing read it).
+    const stored = new RedisTournamentStore(h.redis, h.prefix);
+    let retired: string | undefined;
+    const racing = new Proxy(stored, {
+      get(target, name, receiver) {
+        if (name !== 'addRound') return Reflect.get(target, name, receiver);
+        const addRound: RedisTournamentStore['addRound'] = async (tournamentId, after, next) => {
+          if (retired === undefined) {
+            retired = next.matches[0]?.black.id ?? '';
+            await h.store.retireBot(retired);
+          }
+          return target.addRound(tournamentId, after, next);
+        };
+        return addRound;
+      },
+    });
+    await progress(racing).advance(id);
+
+    expect(retired).toBeDefined();
+    const second = (await tournament(id)).rounds[1];
+    const matches = await Promise.all((await storedRound(id, 2)).map((matchId) => h.store.getMatch(matchId)));
+    expect(matches.length).toBeGreaterThan(0);
+    for (const match of matches) expect([match?.black.id, match?.white.id]).not.toContain(retired);
+    // The retired bot's games are listed as not played; the round's matches are the ones stored.
+    const played = second.games.filter((g: { matchId: string | null }) => g.matchId !== null);
+    expect(played.map((g: { matchId: string }) => g.matchId).sort()).toEqual(
+      matches.map((m) => m?.id).sort(),
+    );
   });
 
   it('waits while a match of the round is still on', async () => {
