@@ -152,38 +152,46 @@ export class PullService {
     waitMs: number,
     stop: AbortSignal,
   ): Promise<MatchState> {
-    const { state, viewer } = await this.view(principal, matchId);
-    if (waitMs === 0 || principal?.kind !== 'bot' || viewer === null || stop.aborted) return state;
-    if (readyFor(state, viewer)) return state;
+    const botId = waitMs > 0 && principal?.kind === 'bot' && !stop.aborted ? principal.botId : null;
+    // The bot's newest event id is read before the state, on the same connection: an event
+    // appended after the state was read comes after that id, so the wait from it hears it. One
+    // read of the state then serves both the answer at once and the decision to wait.
+    const [lastId, { state, viewer }] = await Promise.all([
+      botId === null ? null : this.deps.pull.lastEventId(botId),
+      this.view(principal, matchId),
+    ]);
+    if (botId === null || lastId === null || viewer === null || readyFor(state, viewer)) return state;
     // Not awaited: this frame, and the state it read, are not held for the whole wait.
-    return this.waitForTurn(principal.botId, matchId, waitMs, viewer, stop);
+    return this.waitForTurn(botId, matchId, waitMs, viewer, lastId, stop);
   }
 
   /**
-   * The long poll's wait. Only a state that is ready is kept in a variable: thousands of waits are
-   * open at once, each holding what its frame holds until it answers.
+   * The long poll's wait, from the bot's event `lastId` (the state read after it was not ready).
+   * Only a state that is ready is kept in a variable: thousands of waits are open at once, each
+   * holding what its frame holds until it answers.
    */
   private async waitForTurn(
     botId: string,
     matchId: string,
     waitMs: number,
     viewer: Color,
+    lastId: string,
     stop: AbortSignal,
   ): Promise<MatchState> {
     const principal: Principal = { kind: 'bot', botId };
+    const until = performance.now() + waitMs;
     const lease = await this.holdStream(botId, waitMs + LEASE_MARGIN_MS);
     // `stop` ends the wait at once; the answer is then the state as it stands.
     const reader = this.deps.pull.openReader(stop);
     try {
-      let lastId = await this.deps.pull.lastEventId(botId);
-      const until = performance.now() + waitMs;
-      for (;;) {
-        const state = await this.readyState(principal, matchId, viewer);
-        if (state !== null) return state;
+      for (let after = lastId; ; ) {
         const left = Math.floor(until - performance.now());
         if (left <= 0 || stop.aborted || reader.ended) return await this.state(principal, matchId);
-        const events = await reader.read(botId, lastId, left);
-        lastId = events.at(-1)?.id ?? lastId;
+        const events = await reader.read(botId, after, left);
+        if (events.length === 0) continue;
+        after = events.at(-1)?.id ?? after;
+        const state = await this.readyState(principal, matchId, viewer);
+        if (state !== null) return state;
       }
     } finally {
       reader.close();

@@ -33,7 +33,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A running match of two pull bots that no worker plays, and the bot to move with its turn. */
+/** A running match of two pull bots that no worker plays, the bot to move with its turn, and the other bot. */
 async function unplayedMatch(prefix: string) {
   const black = await registerBot(h, { name: `${prefix}-black` });
   const white = await registerBot(h, { name: `${prefix}-white` });
@@ -42,9 +42,9 @@ async function unplayedMatch(prefix: string) {
   await h.store.startMatch(id, Date.now());
   const turn = (await api.state(id)).body as MatchState;
   const color = turn.toMove as Color;
-  const bot: RegisteredBot = color === 'black' ? black : white;
+  const [bot, opponent]: [RegisteredBot, RegisteredBot] = color === 'black' ? [black, white] : [white, black];
   const move = { action: turn.legalMoves[0] ?? '', ply: turn.ply };
-  return { id, bot, color, move };
+  return { id, bot, opponent, color, move };
 }
 
 /** Records ply `move.ply` of match `id` as the worker does: the move and its live event in one write. */
@@ -58,6 +58,35 @@ async function recordMove(id: string, color: Color, move: { action: string; ply:
   };
   const record = { ply: move.ply, player: color, square: move.action, flips: [], latencyMs: 5 };
   expect(await h.store.appendMove(id, record, { id: 'test-run', follows: false }, next)).toBe(true);
+}
+
+/**
+ * The worker's side of the next turn: ply `move.ply` recorded, then the opponent's turn opened (its
+ * `yourTurn` appended to the opponent's event stream), as PullPlayer does.
+ */
+async function openNextTurn(
+  id: string,
+  color: Color,
+  move: { action: string; ply: number },
+  opponent: RegisteredBot,
+) {
+  await recordMove(id, color, move);
+  const player: Color = color === 'black' ? 'white' : 'black';
+  const turn = {
+    matchId: id,
+    ply: move.ply + 1,
+    player,
+    botId: opponent.id,
+    startedAt: Date.now(),
+    deadline: Date.now() + 10_000,
+  };
+  const pull = new RedisPullStore(h.redis, h.prefix);
+  try {
+    await pull.openTurn(turn, JSON.stringify({ matchId: id, ply: turn.ply }));
+  } finally {
+    await pull.close();
+  }
+  return turn;
 }
 
 /** The commands that read a hash. */
@@ -125,6 +154,29 @@ describe('POST /v1/matches/{matchId}/actions', () => {
   });
 });
 
+describe('GET /v1/matches/{matchId}/state?waitMs (a long poll)', () => {
+  it("reads the match once before it waits and once when the bot's turn wakes it", async () => {
+    const { id, opponent, color, move } = await unplayedMatch('poll');
+    const watching = watch(id);
+    // The waiting bot's own stream: the long poll's wait reads it once as it begins.
+    const waitBegins = new Promise<void>((resolve) => {
+      const eventsKey = h.store.keys.botEvents(opponent.id);
+      const stop = commands.listen((args) => {
+        if (args[0]?.toLowerCase() === 'xread' && args.includes(eventsKey)) resolve(stop());
+      });
+    });
+    const poll = api.state(id, opponent.token, 5000).then((res) => res);
+    await Promise.race([waitBegins, poll]);
+    const turn = await openNextTurn(id, color, move, opponent);
+    const res = await poll;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ toMove: turn.player, you: turn.player, ply: turn.ply });
+    expect(res.body.deadline).toBe(new Date(turn.deadline).toISOString());
+    // Once to decide to wait, once to answer: reading the state again before the wait doubled it.
+    expect(await watching.hashReads()).toBe(2);
+  });
+});
+
 describe('PullService.act', () => {
   describe('when the worker records the move between the look at the match and the wait', () => {
     it('still answers with the move as recorded: the wait starts from before the look', async () => {
@@ -168,6 +220,43 @@ describe('PullService.act', () => {
         expect(armed).toBe(false);
         expect(played).toBe(true);
         expect(state.history[move.ply - 1]).toMatchObject({ ply: move.ply, square: move.action });
+      } finally {
+        await pull.close();
+      }
+    });
+  });
+});
+
+describe('PullService.awaitTurn', () => {
+  describe("when the bot's turn opens between the read of the state and the wait", () => {
+    it('answers at once with the turn: the wait starts from the event id read before the state', async () => {
+      const { id, opponent, color, move } = await unplayedMatch('poll-between');
+      const pull = new RedisPullStore(h.redis, h.prefix);
+      // The state's read of the open turn answers from before the worker opens it.
+      let armed = true;
+      const readTurn = pull.getTurn.bind(pull);
+      pull.getTurn = async (matchId) => {
+        const turn = await readTurn(matchId);
+        if (armed) {
+          armed = false;
+          await openNextTurn(id, color, move, opponent);
+        }
+        return turn;
+      };
+      const service = new PullService({
+        store: h.store,
+        pull,
+        maxStreamsPerBot: h.config.limits.maxStreamsPerBot,
+      });
+      try {
+        const principal = { kind: 'bot', botId: opponent.id } as const;
+        const begun = performance.now();
+        const state = await service.awaitTurn(principal, id, 20_000, new AbortController().signal);
+        expect(armed).toBe(false);
+        expect(state).toMatchObject({ toMove: state.you, ply: move.ply + 1 });
+        expect(state.deadline).not.toBeNull();
+        // Woken by the turn's event, not answered at the end of the wait.
+        expect(performance.now() - begun).toBeLessThan(10_000);
       } finally {
         await pull.close();
       }
