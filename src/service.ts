@@ -86,8 +86,14 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   const redis = outages.watch(createRedis(config.redis.url, 'api'));
   await connected(redis);
   const store = new RedisStore(redis, config.redis.prefix);
-  // Long polls and event streams wait on connections the pull store opens for them.
-  const pull = new RedisPullStore(redis, config.redis.prefix);
+  // Long polls and event streams wait through the one subscriber the pull store opens for them.
+  const pull = new RedisPullStore(redis, config.redis.prefix, {
+    onWaitError: redisErrorListener(
+      outages,
+      logger,
+      'stream waits failed: long polls and event streams answer only at their deadlines until they can read again',
+    ),
+  });
   // A connection of the queue's own: BullMQ's scripts on the store's would slow its pipelines.
   const queueRedis = outages.watch(redis.duplicate({ connectionName: 'reversi-arena-api-queue' }));
   await connected(queueRedis).catch((error: unknown) => {

@@ -46,7 +46,11 @@ export class RedisPullStore implements PullStore {
   /** Spectators' reads of matches' live events: their waits share `#events`. */
   readonly matchEvents: MatchEventStore;
 
-  constructor(redis: Redis, prefix: string) {
+  /**
+   * @param options.onWaitError told when the waits can no longer listen or read (once per run of
+   *   failures): until then they answer only at their deadlines.
+   */
+  constructor(redis: Redis, prefix: string, options: { readonly onWaitError?: (error: Error) => void } = {}) {
     this.#redis = redis;
     this.#keys = storeKeys(prefix);
     this.#submit = luaCommand<string>(redis, SUBMIT_ACTION, 3);
@@ -62,7 +66,7 @@ export class RedisPullStore implements PullStore {
         connectionName: 'reversi-arena-subscriber',
       }),
     );
-    this.#events = new StreamWaits(redis, this.#wakeups, this.#keys.streamAppends);
+    this.#events = new StreamWaits(redis, this.#wakeups, this.#keys.streamAppends, options.onWaitError);
     this.matchEvents = new RedisMatchEvents(redis, this.#keys, this.#events);
   }
 

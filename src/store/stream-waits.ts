@@ -106,15 +106,20 @@ export class StreamWaits {
   #listening: Promise<unknown> | undefined;
   #unlisten: (() => void) | undefined;
   #closed = false;
+  /** Whether the last listen or read failed: a run of failures is reported once. */
+  #failing = false;
 
   /**
    * @param redis reads the streams (no blocking command is sent on it).
    * @param wakeups the process' subscriber, on which `channel` names each stream appended to.
+   * @param onError told of the first failure of a run (a refused SUBSCRIBE, a failed read): until
+   *   one succeeds again, waits answer only at their deadlines, which an operator must hear of.
    */
   constructor(
     private readonly redis: Redis,
     private readonly wakeups: ChannelWakeups,
     private readonly channel: string,
+    private readonly onError: (error: Error) => void = () => {},
   ) {}
 
   /**
@@ -161,6 +166,7 @@ export class StreamWaits {
         else this.#unlisten = unlisten;
       })
       .catch((error: unknown) => {
+        this.#failed(error);
         // Listen again shortly (or at the next wait), then read every waited stream.
         this.#listening = undefined;
         if (!this.#closed) setTimeout(() => this.#relisten(), RETRY_MS).unref();
@@ -196,6 +202,12 @@ export class StreamWaits {
       void this.#read(keys.slice(i, i + STREAMS_PER_READ));
   }
 
+  #failed(error: unknown): void {
+    if (this.#failing || this.#closed) return;
+    this.#failing = true;
+    this.onError(error instanceof Error ? error : new Error(String(error)));
+  }
+
   /** Reads `keys`, each from the oldest id its waits have seen, and hands each wait its entries. */
   async #read(keys: readonly string[]): Promise<void> {
     const ids = keys.map((key) => oldestId(this.#waiters.get(key)));
@@ -204,13 +216,15 @@ export class StreamWaits {
       reply = (await this.redis.xread('COUNT', ENTRIES_PER_READ, 'STREAMS', ...keys, ...ids)) as
         | [string, StreamEntry[]][]
         | null;
-    } catch {
+    } catch (error) {
       if (this.#closed) return;
+      this.#failed(error);
       setTimeout(() => {
         for (const key of keys) this.#wake(key);
       }, RETRY_MS).unref();
       return;
     }
+    this.#failing = false;
     const fromIds = new Map(keys.map((key, i) => [key, ids[i] as string]));
     for (const [key, entries] of reply ?? []) {
       const from = fromIds.get(key) ?? '0-0';

@@ -25,7 +25,11 @@ let made = 0;
  * their own; `append` writes to a stream as the arena's writers do, the XADD and its announcement
  * in one transaction.
  */
-function streamWaits(reads: Redis = redis, subscriberOptions: RedisOptions = {}) {
+function streamWaits(
+  reads: Redis = redis,
+  subscriberOptions: RedisOptions = {},
+  onError?: (error: Error) => void,
+) {
   const name = `${prefix}:subscriber-${++made}`;
   const channel = `${prefix}:appended-${made}`;
   const wakeups = new ChannelWakeups(() =>
@@ -36,7 +40,7 @@ function streamWaits(reads: Redis = redis, subscriberOptions: RedisOptions = {})
       ...subscriberOptions,
     }),
   );
-  const waits = new StreamWaits(reads, wakeups, channel);
+  const waits = new StreamWaits(reads, wakeups, channel, onError);
   return {
     waits,
     name,
@@ -171,7 +175,7 @@ describe('StreamWaits', () => {
     await close();
   });
 
-  it('tries a read that failed again', async () => {
+  it('tries a read that failed again, and reports each run of failures once', async () => {
     let failures = 2;
     const flakyReads = new Proxy(redis, {
       get(target, property, receiver) {
@@ -182,11 +186,30 @@ describe('StreamWaits', () => {
         };
       },
     });
-    const { waits, close } = streamWaits(flakyReads);
+    const reported: string[] = [];
+    const { waits, close } = streamWaits(flakyReads, {}, (error) => reported.push(error.message));
     const key = `${prefix}:flaky`;
     await redis.xadd(key, '*', 'n', 'there');
     expect(values(await waits.wait(key, '0-0', 3000, new AbortController().signal))).toEqual(['there']);
     expect(failures).toBe(-1);
+    expect(reported).toEqual(['Redis is away']);
+    // A read succeeded since: the next failure is a new run, reported again.
+    failures = 1;
+    const waiting = waits.wait(key, '0-0', 3000, new AbortController().signal);
+    expect(values(await waiting)).toEqual(['there']);
+    expect(reported).toEqual(['Redis is away', 'Redis is away']);
+    await close();
+  });
+
+  it('reports a refused subscription', async () => {
+    const reported: Error[] = [];
+    const { waits, close } = streamWaits(redis, { lazyConnect: true, enableOfflineQueue: false }, (error) =>
+      reported.push(error),
+    );
+    const key = `${prefix}:refused-reported`;
+    await redis.xadd(key, '*', 'n', 'read');
+    expect(values(await waits.wait(key, '0-0', 5000, new AbortController().signal))).toEqual(['read']);
+    expect(reported).toHaveLength(1);
     await close();
   });
 
