@@ -8,7 +8,9 @@
  * it prints the move rate against the ideal (each match makes 1000 / latency moves a second), the
  * Redis connections the worker holds, and the event-loop delay (p99, max) of the loops that play
  * the matches: the worst thread's (each thread's is listed too, with the share of the window it
- * waited for a CPU while runnable, on Linux); one JSON line last.
+ * waited for a CPU while runnable, on Linux), and what the worker charged the bots beyond the latency
+ * they kept (`chargedOverheadMs`: each move's recorded latency less `bot-latency-ms`, p50/p99/max,
+ * what a bot sees of the worker's delays); one JSON line last.
  *
  * The bots and Redis stand for other machines but share this one's cores. `--nice N` runs both at
  * that lower CPU priority, so that they take what the worker leaves, as on machines of their own.
@@ -31,6 +33,7 @@ import { openings } from '../src/reversi/index.ts';
 import { createRedis } from '../src/store/redis-connection.ts';
 import { RedisStore } from '../src/store/redis-store.ts';
 import { benchMatchService } from './bench-worker.ts';
+import { percentile } from './percentile.ts';
 import { niced, privateRedis } from './private-redis.ts';
 
 const { values } = parseArgs({
@@ -120,20 +123,42 @@ async function main(): Promise<void> {
   const logger = pino({ level: 'warn' });
   const threaded = config.workers.threads > 0;
   const workers = threaded ? await startPoolThreads(config, logger) : await startMatchPool(config, logger);
-  // The bots' moves: the arena plays an opening's plies itself, at once, when a match starts.
-  const movesSoFar = async () => {
-    const records = await Promise.all(ids.map((id) => store.getMatch(id)));
-    return records.reduce(
-      (sum, match) => sum + Math.max(0, (match?.moveCount ?? 0) - (openingPlies.get(match?.id ?? '') ?? 0)),
-      0,
+  // Each match's move count. The bots' moves are those past the opening, whose plies the arena
+  // plays itself, at once, when a match starts.
+  const moveCounts = async () =>
+    new Map(
+      (await Promise.all(ids.map((id) => store.getMatch(id)))).map((match) => [
+        match?.id ?? '',
+        match?.moveCount ?? 0,
+      ]),
     );
+  const botMoves = (counts: ReadonlyMap<string, number>) =>
+    ids.reduce((sum, id) => sum + Math.max(0, (counts.get(id) ?? 0) - (openingPlies.get(id) ?? 0)), 0);
+  /**
+   * What the worker charged the bots over the latency they kept, for every bot move made between
+   * two counts: the delay a bot's answer met before the worker's timer stopped (the worker's loop,
+   * the bots' own loop and the loopback between them), as a bot's clock sees it.
+   */
+  const chargedOverheads = async (
+    before: ReadonlyMap<string, number>,
+    after: ReadonlyMap<string, number>,
+  ) => {
+    const overheads: number[] = [];
+    for (const id of ids) {
+      const from = before.get(id) ?? 0;
+      if ((after.get(id) ?? 0) <= from) continue;
+      for (const move of (await store.getMoves(id)).slice(from, after.get(id)))
+        if (!move.opening && move.square !== 'pass') overheads.push(move.latencyMs - latencyMs);
+    }
+    return overheads.sort((x, y) => x - y);
   };
   const warmUpMs = Math.max(3000, latencyMs * 10);
   await sleep(warmUpMs);
   // As prom-client's lag metrics read it: every 10 ms, and counting the whole interval between
   // samples, so an idle loop reads about 10 ms.
   const loop = monitorEventLoopDelay({ resolution: 10 });
-  const startMoves = await movesSoFar();
+  const countsBefore = await moveCounts();
+  const startMoves = botMoves(countsBefore);
   const started = performance.now();
   loop.enable();
   if (threaded) await (workers as PoolThreads).loopDelays(); // starts each thread's window afresh
@@ -143,7 +168,9 @@ async function main(): Promise<void> {
   loop.disable();
   const threadDelays = threaded ? await (workers as PoolThreads).loopDelays() : [];
   const elapsedS = (performance.now() - started) / 1000;
-  const moves = (await movesSoFar()) - startMoves;
+  const countsAfter = await moveCounts();
+  const moves = botMoves(countsAfter) - startMoves;
+  const overheads = await chargedOverheads(countsBefore, countsAfter);
   const clients = ((await redis.call('CLIENT', 'LIST')) as string)
     .split('\n')
     .filter((line) => line.trim() !== '' && !/ name=bench /.test(line));
@@ -180,12 +207,17 @@ async function main(): Promise<void> {
     eventLoopDelayMaxMs: Math.max(...delays.map((d) => d.maxMs)),
     threadLoopDelays: threaded ? delays : undefined,
     processThreadLoopDelayP99Ms: ms(loop.percentile(99)),
+    chargedOverheadMs: {
+      p50: percentile(overheads, 50),
+      p99: percentile(overheads, 99),
+      max: overheads.at(-1) ?? null,
+    },
     load: (await import('node:os')).loadavg().map((l) => Math.round(l * 10) / 10),
   };
   const waits = delays.flatMap((d) => (d.cpuWaitShare === null ? [] : [d.cpuWaitShare]));
   console.log(
     `${summary.moveRate} moves/s of an ideal ${summary.idealMoveRate} (${(summary.ofIdeal * 100).toFixed(1)}%), ` +
-      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, ${summary.cpuMicrosPerMove} µs CPU per move, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms)` +
+      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, ${summary.cpuMicrosPerMove} µs CPU per move, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms), charged beyond the bots' latency p99 ${summary.chargedOverheadMs.p99} ms` +
       (waits.length > 0
         ? `, threads waited for a CPU ${waits.map((w) => `${Math.round(w * 100)}%`).join(', ')} of the time`
         : ''),

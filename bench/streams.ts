@@ -33,6 +33,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { startApi } from '../src/service.ts';
 import { RedisPullStore } from '../src/store/redis-pull-store.ts';
+import { percentile } from './percentile.ts';
 import { privateRedis } from './private-redis.ts';
 
 interface Bot {
@@ -169,11 +170,11 @@ async function main(): Promise<void> {
         apiCpuMsPerTurn: measured.apiCpuMsPerTurn,
         wakeups: { stream: streams.length, longPoll: polls.length, expected: 2 * measured.movers },
         wakeupMs: {
-          stream: { p50: pct(streams, 50), p99: pct(streams, 99) },
-          longPoll: { p50: pct(polls, 50), p99: pct(polls, 99) },
-          all: { p50: pct(all, 50), p99: pct(all, 99), max: round(all.at(-1) ?? Number.NaN) },
+          stream: { p50: percentile(streams, 50), p99: percentile(streams, 99) },
+          longPoll: { p50: percentile(polls, 50), p99: percentile(polls, 99) },
+          all: { p50: percentile(all, 50), p99: percentile(all, 99), max: round(all.at(-1) ?? Number.NaN) },
         },
-        warmupWakeupMs: { turns: warmup.movers, p50: pct(warmAll, 50), p99: pct(warmAll, 99) },
+        warmupWakeupMs: { turns: warmup.movers, p50: percentile(warmAll, 50), p99: percentile(warmAll, 99) },
         bytesPerWait: {
           heap: Math.round((during.heapUsed - before.heapUsed) / waits),
           rss: Math.round((during.rss - before.rss) / waits),
@@ -326,11 +327,6 @@ function batchedReports<Report>(): (report: Report) => void {
     if (batch.length === 0) setTimeout(flush, 20);
     batch.push(report);
   };
-}
-
-function pct(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN);
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
