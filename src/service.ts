@@ -87,6 +87,8 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   await connected(redis);
   const store = new RedisStore(redis, config.redis.prefix);
   // Long polls and event streams wait through the one subscriber the pull store opens for them.
+  // The pull store shares the store's connection on purpose: a long poll reads the bot's newest
+  // event id before the match's state, and only one connection keeps those two in that order.
   const pull = new RedisPullStore(redis, config.redis.prefix, {
     onWaitError: redisErrorListener(
       outages,

@@ -160,7 +160,9 @@ export class PullService {
       botId === null ? null : this.deps.pull.lastEventId(botId),
       this.view(principal, matchId),
     ]);
-    if (botId === null || lastId === null || viewer === null || readyFor(state, viewer)) return state;
+    // A caller gone during the read is not worth taking the lease for.
+    if (botId === null || stop.aborted || lastId === null || viewer === null || readyFor(state, viewer))
+      return state;
     // Not awaited: this frame, and the state it read, are not held for the whole wait.
     return this.waitForTurn(botId, matchId, waitMs, viewer, lastId, stop);
   }

@@ -69,11 +69,22 @@ const CONNECTION_ERROR_CODES = new Set([
   'ENOTFOUND',
 ]);
 
+/**
+ * What ioredis rejects a command with while the connection is down: a command sent on a connection
+ * without an offline queue, or one whose retries ran out across reconnects. A connection that comes
+ * back emits `ready`, which ends the outage these open.
+ */
+const DISCONNECTED_MESSAGES = new Set([
+  'Connection is closed.',
+  "Stream isn't writeable and enableOfflineQueue options is false",
+]);
+
 function isConnectionError(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   return (
     (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
-    error.message === 'Connection is closed.'
+    DISCONNECTED_MESSAGES.has(error.message) ||
+    error.name === 'MaxRetriesPerRequestError'
   );
 }
 

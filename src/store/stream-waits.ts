@@ -166,10 +166,10 @@ export class StreamWaits {
         else this.#unlisten = unlisten;
       })
       .catch((error: unknown) => {
-        this.#failed(error);
         // Listen again shortly (or at the next wait), then read every waited stream.
         this.#listening = undefined;
         if (!this.#closed) setTimeout(() => this.#relisten(), RETRY_MS).unref();
+        this.#failed(error);
         throw error;
       });
     return this.#listening;
@@ -205,7 +205,11 @@ export class StreamWaits {
   #failed(error: unknown): void {
     if (this.#failing || this.#closed) return;
     this.#failing = true;
-    this.onError(error instanceof Error ? error : new Error(String(error)));
+    try {
+      this.onError(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // A listener that throws must not stop the retries that bring the waits back.
+    }
   }
 
   /** Reads `keys`, each from the oldest id its waits have seen, and hands each wait its entries. */

@@ -155,20 +155,26 @@ describe('POST /v1/matches/{matchId}/actions', () => {
 });
 
 describe('GET /v1/matches/{matchId}/state?waitMs (a long poll)', () => {
-  it("reads the match once before it waits and once when the bot's turn wakes it", async () => {
+  it("reads the match once before it waits and once when the bot's turn wakes it", {
+    timeout: 30_000,
+  }, async () => {
     const { id, opponent, color, move } = await unplayedMatch('poll');
     const watching = watch(id);
     // The waiting bot's own stream: the long poll's wait reads it once as it begins.
+    const eventsKey = h.store.keys.botEvents(opponent.id);
+    let stopListening = () => {};
     const waitBegins = new Promise<void>((resolve) => {
-      const eventsKey = h.store.keys.botEvents(opponent.id);
-      const stop = commands.listen((args) => {
-        if (args[0]?.toLowerCase() === 'xread' && args.includes(eventsKey)) resolve(stop());
+      stopListening = commands.listen((args) => {
+        if (args[0]?.toLowerCase() === 'xread' && args.includes(eventsKey)) resolve();
       });
     });
-    const poll = api.state(id, opponent.token, 5000).then((res) => res);
-    await Promise.race([waitBegins, poll]);
+    const begun = performance.now();
+    const poll = api.state(id, opponent.token, 20_000).then((res) => res);
+    await Promise.race([waitBegins, poll]).finally(stopListening);
     const turn = await openNextTurn(id, color, move, opponent);
     const res = await poll;
+    // Woken by the turn, not answered at the end of its wait.
+    expect(performance.now() - begun).toBeLessThan(10_000);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ toMove: turn.player, you: turn.player, ply: turn.ply });
     expect(res.body.deadline).toBe(new Date(turn.deadline).toISOString());

@@ -175,7 +175,7 @@ describe('StreamWaits', () => {
     await close();
   });
 
-  it('tries a read that failed again, and reports each run of failures once', async () => {
+  it('tries a read that failed again, and reports each run of failures once, to a listener that may throw', async () => {
     let failures = 2;
     const flakyReads = new Proxy(redis, {
       get(target, property, receiver) {
@@ -187,7 +187,11 @@ describe('StreamWaits', () => {
       },
     });
     const reported: string[] = [];
-    const { waits, close } = streamWaits(flakyReads, {}, (error) => reported.push(error.message));
+    // A listener that throws, too: the retries go on.
+    const { waits, close } = streamWaits(flakyReads, {}, (error) => {
+      reported.push(error.message);
+      throw new Error('the listener failed');
+    });
     const key = `${prefix}:flaky`;
     await redis.xadd(key, '*', 'n', 'there');
     expect(values(await waits.wait(key, '0-0', 3000, new AbortController().signal))).toEqual(['there']);
@@ -201,11 +205,12 @@ describe('StreamWaits', () => {
     await close();
   });
 
-  it('reports a refused subscription', async () => {
+  it('reports a refused subscription, and listens again after a listener that throws', async () => {
     const reported: Error[] = [];
-    const { waits, close } = streamWaits(redis, { lazyConnect: true, enableOfflineQueue: false }, (error) =>
-      reported.push(error),
-    );
+    const { waits, close } = streamWaits(redis, { lazyConnect: true, enableOfflineQueue: false }, (error) => {
+      reported.push(error);
+      throw new Error('the listener failed');
+    });
     const key = `${prefix}:refused-reported`;
     await redis.xadd(key, '*', 'n', 'read');
     expect(values(await waits.wait(key, '0-0', 5000, new AbortController().signal))).toEqual(['read']);
