@@ -28,10 +28,11 @@ describe('the Lua scripts', () => {
     const named = calls(lua).filter(({ command }) => !KEYLESS.has(command));
     expect(named.length).toBeGreaterThan(0);
     for (const { first } of named) {
-      // GUARDED_WRITES reads `local key = KEYS[…]` once per guard.
-      expect(first).toMatch(/^(KEYS\[[^\]]+\]|key)$/);
+      // GUARDED_WRITES reads `local key = KEYS[…]` once per guard, and `key = KEYS[…]` per write.
+      expect(first).toMatch(/^(KEYS\[[^\]]+\]|key|write\.key)$/);
     }
     if (/\bkey\b/.test(lua)) expect(lua).toMatch(/local key = KEYS\[/);
+    if (/write\.key/.test(lua)) expect(lua).toMatch(/write = \{[^}]*key = KEYS\[/);
     expect(lua).not.toMatch(/prefix/i);
   });
 });

@@ -11,6 +11,17 @@
 
 import { MATCH_EVENTS_KEPT } from './match-events.ts';
 
+/**
+ * Lua that ends a script with a NOPERM error unless its user may publish on `channel` (a Lua
+ * expression): Redis keeps what a script wrote before a command failed, so a script that publishes
+ * after its writes checks first. Redis 7 gives a new ACL user no channel unless told to.
+ */
+function refuseUnlessPublishAllowed(channel: string): string {
+  return `if not redis.acl_check_cmd('PUBLISH', ${channel}, '') then
+  return redis.error_reply('NOPERM the Redis user may not publish on ' .. ${channel})
+end`;
+}
+
 /** The answer of an optimistic script whose reads changed before it ran: read again and retry. */
 export const STALE = -2;
 
@@ -194,6 +205,7 @@ return status
  * the run's), -1 when the match is not running.
  */
 export const APPEND_MOVES = `
+${refuseUnlessPublishAllowed('ARGV[#ARGV]')}
 local results = {}
 for i = 1, #KEYS, 3 do
   local a = (i - 1) / 3 * 5 + 1
@@ -226,8 +238,9 @@ return results
  */
 export const ANNOUNCE_TURN = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'turn', 'data', ARGV[1])
+-- First: a channel the user may not publish on stops the script before it writes anything.
 redis.call('PUBLISH', ARGV[2], KEYS[2])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'turn', 'data', ARGV[1])
 return 1
 `;
 
@@ -245,7 +258,8 @@ return 1
 `;
 
 /**
- * KEYS: answer, actions channel, idempotency (or '' for none). ARGV: action JSON, ttl seconds.
+ * KEYS: answer, actions channel, idempotency (left out for none: an ACL checks every key, even '').
+ * ARGV: action JSON, ttl seconds.
  * Records the action for its ply once and announces it on the match's channel, where the worker
  * waiting for it listens (one subscription per worker process, not a connection per turn).
  * Returns 'accepted' for the first post, else the JSON of the action already recorded for that ply
@@ -254,9 +268,10 @@ return 1
 export const SUBMIT_ACTION = `
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
+-- First: a channel the user may not publish on stops the script before it writes anything.
 redis.call('PUBLISH', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+if KEYS[3] then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
 return 'accepted'
 `;
 
@@ -307,13 +322,19 @@ for i = 1, tonumber(ARGV[1]) do
   end
   a = a + 4
 end
+local writes = {}
 while a <= #ARGV do
   local count = tonumber(ARGV[a])
-  local args = {}
-  for j = 1, count - 2 do args[j] = ARGV[a + 2 + j] end
-  redis.call(ARGV[a + 1], KEYS[tonumber(ARGV[a + 2])], unpack(args))
+  local write = { command = ARGV[a + 1], key = KEYS[tonumber(ARGV[a + 2])], args = {} }
+  for j = 1, count - 2 do write.args[j] = ARGV[a + 2 + j] end
+  -- Every write is allowed before any is made: a script that fails halfway keeps what it wrote.
+  if not redis.acl_check_cmd(write.command, write.key, unpack(write.args)) then
+    return redis.error_reply('NOPERM the Redis user may not run ' .. write.command .. ' on ' .. write.key)
+  end
+  writes[#writes + 1] = write
   a = a + 1 + count
 end
+for _, write in ipairs(writes) do redis.call(write.command, write.key, unpack(write.args)) end
 return 1
 `;
 

@@ -53,7 +53,7 @@ export class RedisPullStore implements PullStore {
   constructor(redis: Redis, prefix: string, options: { readonly onWaitError?: (error: Error) => void } = {}) {
     this.#redis = redis;
     this.#keys = storeKeys(prefix);
-    this.#submit = luaCommand<string>(redis, SUBMIT_ACTION, 3);
+    this.#submit = luaCommand<string>(redis, SUBMIT_ACTION, undefined);
     this.#holdStream = luaCommand(redis, HOLD_STREAM, 1);
     this.#wakeups = new ChannelWakeups(() =>
       redis.duplicate({
@@ -120,13 +120,9 @@ export class RedisPullStore implements PullStore {
 
   async submitAction(matchId: string, action: PulledAction, idempotencyKey?: string): Promise<SubmitOutcome> {
     const k = this.#keys;
-    const reply = await this.#submit(
-      k.answer(matchId, action.ply),
-      k.actions(matchId),
-      idempotencyKey ? k.idempotency(matchId, idempotencyKey) : '',
-      JSON.stringify(action),
-      TTL_SECONDS,
-    );
+    const keys = [k.answer(matchId, action.ply), k.actions(matchId)];
+    if (idempotencyKey) keys.push(k.idempotency(matchId, idempotencyKey));
+    const reply = await this.#submit(keys.length, ...keys, JSON.stringify(action), TTL_SECONDS);
     return reply === 'accepted' ? { accepted: true } : { accepted: false, recorded: JSON.parse(reply) };
   }
 
