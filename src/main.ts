@@ -11,6 +11,7 @@ import { drainOnClose } from './http/shutdown.ts';
 import { createLogger } from './logger.ts';
 import { startApi, startWorkers, stopRequested } from './service.ts';
 import { ensureRedis, NoRedisError } from './store/local-redis.ts';
+import { RedisTooOldError } from './store/redis-connection.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -67,7 +68,7 @@ function logConnectionCapacity(logger: Logger): void {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof NoRedisError) {
+  if (error instanceof ConfigError || error instanceof NoRedisError || error instanceof RedisTooOldError) {
     console.error(error.message);
   } else {
     console.error('reversi arena failed to start:', error);

@@ -11,7 +11,13 @@ import { startPoolThreads } from './pool/threads.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
 import { secureRandomBytes } from './random.ts';
 import { redisRateLimitStores } from './store/rate-limit-store.ts';
-import { connected, createRedis, RedisOutageLog, redisErrorListener } from './store/redis-connection.ts';
+import {
+  connected,
+  connectedToRedis7,
+  createRedis,
+  RedisOutageLog,
+  redisErrorListener,
+} from './store/redis-connection.ts';
 import { RedisPullStore } from './store/redis-pull-store.ts';
 import { RedisStore } from './store/redis-store.ts';
 import { RedisTournamentStore } from './store/redis-tournament-store.ts';
@@ -84,7 +90,7 @@ export function startWorkers(config: Config, logger: Logger): Promise<MatchWorke
 export async function startApi(config: Config, logger: Logger, isShuttingDown: () => boolean) {
   const outages = new RedisOutageLog(logger);
   const redis = outages.watch(createRedis(config.redis.url, 'api'));
-  await connected(redis);
+  await connectedToRedis7(redis);
   const store = new RedisStore(redis, config.redis.prefix);
   // Long polls and event streams wait through the one subscriber the pull store opens for them.
   // The pull store shares the store's connection on purpose: a long poll reads the bot's newest

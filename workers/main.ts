@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { startWorkers, stopRequested } from '../src/service.ts';
+import { RedisTooOldError } from '../src/store/redis-connection.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,6 +18,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof RedisTooOldError ? error.message : error);
   process.exit(1);
 });

@@ -15,7 +15,13 @@ import { MatchWorker } from '../match/worker.ts';
 import { ArenaScheduler } from '../matchmaking/scheduler.ts';
 import { BullMatchQueue } from '../queue/match-queue.ts';
 import { secureRandomBytes } from '../random.ts';
-import { connected, createRedis, RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
+import {
+  connected,
+  connectedToRedis7,
+  createRedis,
+  RedisOutageLog,
+  redisErrorListener,
+} from '../store/redis-connection.ts';
 import { RedisPullStore } from '../store/redis-pull-store.ts';
 import { RedisStore } from '../store/redis-store.ts';
 import { RedisTournamentStore } from '../store/redis-tournament-store.ts';
@@ -31,7 +37,7 @@ function pacer(sliceMs: number): () => Promise<void> {
  */
 export async function startMatchPool(config: Config, logger: Logger, { matchmaking = true } = {}) {
   const outages = new RedisOutageLog(logger);
-  const workerRedis = await connected(outages.watch(createRedis(config.redis.url, 'worker')));
+  const workerRedis = await connectedToRedis7(outages.watch(createRedis(config.redis.url, 'worker')));
   const storeRedis = await connected(outages.watch(createRedis(config.redis.url, 'worker')));
   const store = new RedisStore(storeRedis, config.redis.prefix);
   // BullMQ defines its scripts on the connection it is given, and ioredis copies every script onto

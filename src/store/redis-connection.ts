@@ -102,8 +102,37 @@ export function redisErrorListener(
   };
 }
 
+/** Redis is older than the arena needs: it says which feature it lacks. */
+export class RedisTooOldError extends Error {
+  override readonly name = 'RedisTooOldError';
+}
+
+/**
+ * Throws a `RedisTooOldError` unless Redis' scripts can check ACL permissions
+ * (`redis.acl_check_cmd`, Redis 7.0): without it every move and every match's end would fail.
+ * Asks the script engine itself, not INFO, which an ACL user may be refused.
+ */
+async function requireRedis7(redis: Redis): Promise<void> {
+  if ((await redis.eval('return redis.acl_check_cmd ~= nil and 1 or 0', 0)) === 1) return;
+  throw new RedisTooOldError(
+    'The arena needs Redis 7 or newer: its scripts check ACL permissions (redis.acl_check_cmd), which this Redis lacks.',
+  );
+}
+
 /** Waits for a connection made with `lazyConnect` to be ready, without failing while Redis is still starting. */
 export async function connected(redis: Redis): Promise<Redis> {
   await redis.connect();
+  return redis;
+}
+
+/** `connected`, then refuses a Redis older than 7 (`RedisTooOldError`), closing the connection. */
+export async function connectedToRedis7(redis: Redis): Promise<Redis> {
+  await connected(redis);
+  try {
+    await requireRedis7(redis);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
   return redis;
 }

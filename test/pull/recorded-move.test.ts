@@ -268,4 +268,38 @@ describe('PullService.awaitTurn', () => {
       }
     });
   });
+
+  describe('when the caller leaves during the read of the state', () => {
+    it('answers with the state as read and takes no lease', async () => {
+      const { id, opponent, color } = await unplayedMatch('poll-gone');
+      const pull = new RedisPullStore(h.redis, h.prefix);
+      const gone = new AbortController();
+      const readTurn = pull.getTurn.bind(pull);
+      pull.getTurn = async (matchId) => {
+        const turn = await readTurn(matchId);
+        gone.abort();
+        return turn;
+      };
+      const streamsKey = h.store.keys.botStreams(opponent.id);
+      let leaseCommands = 0;
+      const stopListening = commands.listen((args) => {
+        if (args.includes(streamsKey)) leaseCommands++;
+      });
+      const service = new PullService({
+        store: h.store,
+        pull,
+        maxStreamsPerBot: h.config.limits.maxStreamsPerBot,
+      });
+      try {
+        const principal = { kind: 'bot', botId: opponent.id } as const;
+        const state = await service.awaitTurn(principal, id, 20_000, gone.signal);
+        expect(state).toMatchObject({ you: color === 'black' ? 'white' : 'black', deadline: null });
+        await commands.caughtUp();
+        expect(leaseCommands).toBe(0);
+      } finally {
+        stopListening();
+        await pull.close();
+      }
+    });
+  });
 });

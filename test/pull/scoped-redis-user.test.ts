@@ -18,9 +18,10 @@ let world: PullArena;
 beforeAll(async () => {
   server = await PrivateRedis.start();
   const admin = new Redis(server.url);
-  await admin.acl('SETUSER', 'arena', 'on', '>arena-secret', '~*', '&*', '+@all');
+  // The harness draws its prefix (test-<uuid>) as it starts: the user starts on every such prefix
+  // and is narrowed to the arena's own once it is known.
+  await admin.acl('SETUSER', 'arena', 'on', '>arena-secret', '~test-*', '&test-*', '+@all');
   world = await startPullArena({ REDIS_URL: `redis://arena:arena-secret@127.0.0.1:${server.port}` });
-  // Its prefix is known once the arena is up: narrowed then, as the README says.
   const prefix = world.h.prefix;
   await admin.acl('SETUSER', 'arena', 'resetkeys', `~${prefix}:*`, 'resetchannels', `&${prefix}:*`);
   expect(await admin.acl('DRYRUN', 'arena', 'PUBLISH', 'elsewhere', 'x')).toMatch(/no permissions/);
