@@ -233,32 +233,43 @@ describe('PullService.act', () => {
   });
 });
 
+/**
+ * A PullService on a pull store of its own whose first read of a match's open turn runs `meanwhile`
+ * once it has read: what happens between a long poll's read of the state and its wait.
+ */
+function serviceWhoseTurnReadIsFollowedBy(meanwhile: () => unknown) {
+  const pull = new RedisPullStore(h.redis, h.prefix);
+  const readTurn = pull.getTurn.bind(pull);
+  let pending = true;
+  pull.getTurn = async (matchId) => {
+    const turn = await readTurn(matchId);
+    if (pending) {
+      pending = false;
+      await meanwhile();
+    }
+    return turn;
+  };
+  const service = new PullService({
+    store: h.store,
+    pull,
+    maxStreamsPerBot: h.config.limits.maxStreamsPerBot,
+  });
+  return { pull, service, ran: () => !pending };
+}
+
 describe('PullService.awaitTurn', () => {
   describe("when the bot's turn opens between the read of the state and the wait", () => {
     it('answers at once with the turn: the wait starts from the event id read before the state', async () => {
       const { id, opponent, color, move } = await unplayedMatch('poll-between');
-      const pull = new RedisPullStore(h.redis, h.prefix);
       // The state's read of the open turn answers from before the worker opens it.
-      let armed = true;
-      const readTurn = pull.getTurn.bind(pull);
-      pull.getTurn = async (matchId) => {
-        const turn = await readTurn(matchId);
-        if (armed) {
-          armed = false;
-          await openNextTurn(id, color, move, opponent);
-        }
-        return turn;
-      };
-      const service = new PullService({
-        store: h.store,
-        pull,
-        maxStreamsPerBot: h.config.limits.maxStreamsPerBot,
-      });
+      const { pull, service, ran } = serviceWhoseTurnReadIsFollowedBy(() =>
+        openNextTurn(id, color, move, opponent),
+      );
       try {
         const principal = { kind: 'bot', botId: opponent.id } as const;
         const begun = performance.now();
         const state = await service.awaitTurn(principal, id, 20_000, new AbortController().signal);
-        expect(armed).toBe(false);
+        expect(ran()).toBe(true);
         expect(state).toMatchObject({ toMove: state.you, ply: move.ply + 1 });
         expect(state.deadline).not.toBeNull();
         // Woken by the turn's event, not answered at the end of the wait.
@@ -272,23 +283,12 @@ describe('PullService.awaitTurn', () => {
   describe('when the caller leaves during the read of the state', () => {
     it('answers with the state as read and takes no lease', async () => {
       const { id, opponent, color } = await unplayedMatch('poll-gone');
-      const pull = new RedisPullStore(h.redis, h.prefix);
       const gone = new AbortController();
-      const readTurn = pull.getTurn.bind(pull);
-      pull.getTurn = async (matchId) => {
-        const turn = await readTurn(matchId);
-        gone.abort();
-        return turn;
-      };
+      const { pull, service } = serviceWhoseTurnReadIsFollowedBy(() => gone.abort());
       const streamsKey = h.store.keys.botStreams(opponent.id);
       let leaseCommands = 0;
       const stopListening = commands.listen((args) => {
         if (args.includes(streamsKey)) leaseCommands++;
-      });
-      const service = new PullService({
-        store: h.store,
-        pull,
-        maxStreamsPerBot: h.config.limits.maxStreamsPerBot,
       });
       try {
         const principal = { kind: 'bot', botId: opponent.id } as const;
