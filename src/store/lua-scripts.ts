@@ -12,13 +12,14 @@
 import { MATCH_EVENTS_KEPT } from './match-events.ts';
 
 /**
- * Lua that ends a script with a NOPERM error unless its user may publish on `channel` (a Lua
- * expression): Redis keeps what a script wrote before a command failed, so a script that publishes
- * after its writes checks first. Redis 7 gives a new ACL user no channel unless told to.
+ * Lua that ends a script with a NOPERM error unless its user may run `command` with `args` (Lua
+ * expressions): Redis keeps what a script wrote before a command failed, so a script checks the
+ * commands it will write with before its first write. Redis 7 gives a new ACL user no channel
+ * unless told to, and an operator may deny single commands (`+@all -xadd`).
  */
-function refuseUnlessPublishAllowed(channel: string): string {
-  return `if not redis.acl_check_cmd('PUBLISH', ${channel}, '') then
-  return redis.error_reply('NOPERM the Redis user may not publish on ' .. ${channel})
+function refuseUnlessAllowed(command: string, ...args: string[]): string {
+  return `if not redis.acl_check_cmd('${command}', ${args.join(', ')}) then
+  return redis.error_reply('NOPERM the Redis user may not run ${command} on ' .. ${args[0]})
 end`;
 }
 
@@ -205,7 +206,10 @@ return status
  * the run's), -1 when the match is not running.
  */
 export const APPEND_MOVES = `
-${refuseUnlessPublishAllowed('ARGV[#ARGV]')}
+${refuseUnlessAllowed('PUBLISH', 'ARGV[#ARGV]', "''")}
+${refuseUnlessAllowed('SET', 'KEYS[1]', "''")}
+${refuseUnlessAllowed('HSET', 'KEYS[2]', "'moveCount'", "''")}
+${refuseUnlessAllowed('XADD', 'KEYS[3]', "'*'", "'type'", "'move'")}
 local results = {}
 for i = 1, #KEYS, 3 do
   local a = (i - 1) / 3 * 5 + 1
@@ -238,9 +242,10 @@ return results
  */
 export const ANNOUNCE_TURN = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
--- First: a channel the user may not publish on stops the script before it writes anything.
-redis.call('PUBLISH', ARGV[2], KEYS[2])
+${refuseUnlessAllowed('PUBLISH', 'ARGV[2]', "''")}
+${refuseUnlessAllowed('XADD', 'KEYS[2]', "'*'", "'type'", "'turn'")}
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'turn', 'data', ARGV[1])
+redis.call('PUBLISH', ARGV[2], KEYS[2])
 return 1
 `;
 
@@ -268,10 +273,11 @@ return 1
 export const SUBMIT_ACTION = `
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
--- First: a channel the user may not publish on stops the script before it writes anything.
-redis.call('PUBLISH', KEYS[2], ARGV[1])
+${refuseUnlessAllowed('PUBLISH', 'KEYS[2]', "''")}
+${refuseUnlessAllowed('SET', 'KEYS[1]', "''")}
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 if KEYS[3] then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
+redis.call('PUBLISH', KEYS[2], ARGV[1])
 return 'accepted'
 `;
 
