@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { usableCores } from './machine.ts';
+import { StartupError } from './startup-error.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -239,9 +240,7 @@ export interface Config {
 }
 
 /** A configuration problem found at start-up; the message names every bad variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export class ConfigError extends StartupError {}
 
 /**
  * Parses the arena's configuration from environment variables, once, at start-up. Nothing else in

@@ -4,14 +4,14 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { metricsApp } from './http/routes/ops.ts';
 import { createHttpServer, openFileLimit } from './http/server.ts';
 import { drainOnClose } from './http/shutdown.ts';
 import { createLogger } from './logger.ts';
 import { startApi, startWorkers, stopRequested } from './service.ts';
-import { ensureRedis, NoRedisError } from './store/local-redis.ts';
-import { RedisTooOldError } from './store/redis-connection.ts';
+import { StartupError } from './startup-error.ts';
+import { ensureRedis } from './store/local-redis.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -68,7 +68,7 @@ function logConnectionCapacity(logger: Logger): void {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof NoRedisError || error instanceof RedisTooOldError) {
+  if (error instanceof StartupError) {
     console.error(error.message);
   } else {
     console.error('reversi arena failed to start:', error);

@@ -18,8 +18,9 @@ const FLOORS: readonly (readonly string[])[] = [
   // store's codec, the protocol, the match model, the runner, the arena) can ask a game its rules.
   // src/tournament plans schedules, Swiss pairings and standings, and fits strengths with src/rating.
   ['src/game', 'src/tournament'],
-  // What the machine offers a process (its usable cores): read by the configuration's defaults.
-  ['src/machine'],
+  // What the machine offers a process (its usable cores), read by the configuration's defaults, and
+  // the error a process cannot start with, which a bad configuration is.
+  ['src/machine', 'src/startup-error'],
   // Leaves: each imports no other layer but the machine's.
   [
     'src/clock',

@@ -2,10 +2,10 @@
  * `npm run worker`: a standalone pool of match workers. Run as many processes, on as many machines,
  * as you like against the same Redis: they share one queue.
  */
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { startWorkers, stopRequested } from '../src/service.ts';
-import { RedisTooOldError } from '../src/store/redis-connection.ts';
+import { StartupError } from '../src/startup-error.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,6 +18,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError || error instanceof RedisTooOldError ? error.message : error);
+  console.error(error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

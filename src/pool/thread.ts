@@ -7,6 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { loggerOptions } from '../logger.ts';
+import { StartupError } from '../startup-error.ts';
 import { cpuWaitMeter } from './cpu-wait.ts';
 import { startMatchPool } from './match-pool.ts';
 import type { PoolCommand, PoolReport, PoolThreadData } from './threads.ts';
@@ -28,7 +29,15 @@ const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const cpuWait = cpuWaitMeter();
 
-const pool = await startMatchPool(config, logger, { matchmaking });
+const pool = await startMatchPool(config, logger, { matchmaking }).catch((error: unknown) => {
+  // Said in words, for the process to print as its own thread would: a thrown error reaches it
+  // as a plain Error, its class lost.
+  if (error instanceof StartupError) {
+    report({ type: 'start-failed', message: error.message });
+    process.exit(1);
+  }
+  throw error;
+});
 port.on('message', async (command: PoolCommand) => {
   if (command.type === 'loop-delay') {
     const cpuWaitShare = cpuWait();

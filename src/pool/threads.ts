@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { StartupError } from '../startup-error.ts';
 import { startThread, threadEntry } from '../threads.ts';
 
 /** What the process' thread tells a pool thread. */
@@ -24,6 +25,8 @@ export interface LoopDelay {
 /** What a pool thread tells the process' thread. */
 export type PoolReport =
   | { readonly type: 'started' }
+  /** A `StartupError` stopped the thread from starting: it exits after saying so. */
+  | { readonly type: 'start-failed'; readonly message: string }
   | { readonly type: 'closed' }
   | ({ readonly type: 'loop-delay' } & LoopDelay);
 
@@ -116,6 +119,7 @@ export async function startPoolThreads(config: Config, logger: Logger): Promise<
     return new Promise((resolve, reject) => {
       let startedAt: number | undefined;
       thread.on('message', (report: PoolReport) => {
+        if (report.type === 'start-failed') reject(new StartupError(report.message));
         if (report.type !== 'started') return;
         startedAt = performance.now();
         resolve();

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import { StartupError } from '../startup-error.ts';
 
 /** True when a Redis server answers PING at `url` within `timeoutMs`. */
 export async function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
@@ -22,9 +23,7 @@ export async function redisAnswers(url: string, timeoutMs = 1000): Promise<boole
   }
 }
 
-export class NoRedisError extends Error {
-  override readonly name = 'NoRedisError';
-}
+export class NoRedisError extends StartupError {}
 
 /**
  * Makes sure a Redis server answers at `url`. When none does and `redis-server` is on the PATH,

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { StartupError } from '../startup-error.ts';
 
 /**
  * Redis connections by role.
@@ -103,9 +104,7 @@ export function redisErrorListener(
 }
 
 /** Redis is older than the arena needs: it says which feature it lacks. */
-export class RedisTooOldError extends Error {
-  override readonly name = 'RedisTooOldError';
-}
+export class RedisTooOldError extends StartupError {}
 
 /**
  * Throws a `RedisTooOldError` unless Redis' scripts can check ACL permissions

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectedToRedis7, createRedis, RedisTooOldError } from '../../src/store/redis-connection.ts';
+import { killedAfterTest } from '../support/children.ts';
 import { REDIS_URL } from '../support/harness.ts';
 
 // Redis 6 cannot be installed here: a stand-in speaks just enough RESP to be connected to, and
@@ -48,5 +51,33 @@ describe('connectedToRedis7', () => {
     const connection = await connectedToRedis7(createRedis(REDIS_URL, 'api'));
     expect(connection.status).toBe('ready');
     connection.disconnect();
+  });
+});
+
+describe('npm run worker on a Redis older than 7', { timeout: 60_000 }, () => {
+  // With pool threads the refusal happens in a thread, whose thrown errors reach the process as
+  // plain Errors; either way the operator reads one line, not a stack.
+  it.each(['0', '1'])('says why in one line and exits with 1 (WORKER_THREADS=%s)', async (threads) => {
+    const worker = killedAfterTest(
+      spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+        cwd: fileURLToPath(new URL('../../', import.meta.url)),
+        env: {
+          PATH: process.env.PATH,
+          REDIS_URL: redis6Url,
+          REDIS_AUTOSTART: 'false',
+          WORKER_THREADS: threads,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    let stderr = '';
+    worker.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(worker, 'exit');
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'The arena needs Redis 7 or newer: its scripts check ACL permissions (redis.acl_check_cmd), which this Redis lacks.',
+    );
   });
 });
