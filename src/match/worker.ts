@@ -10,7 +10,7 @@ import {
   type MatchJobData,
   type MatchQueue,
 } from '../queue/match-queue.ts';
-import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
+import { listenToBullWorker, type RedisOutageLog } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type { MatchRunner } from './runner.ts';
 
@@ -61,7 +61,7 @@ export class MatchWorker {
       removeOnFail: { count: FAILED_JOBS_KEPT },
     });
     this.worker.on('failed', (job, error) => void this.onFailed(job, error));
-    this.worker.on('error', redisErrorListener(options.outages, options.logger, 'match worker error'));
+    listenToBullWorker(this.worker, options.outages, options.logger, 'match worker error');
     const every = options.reconcileEveryMs ?? 30_000;
     this.reconcileTimer = setInterval(() => void this.reconcile(), every);
     this.reconcileTimer.unref();

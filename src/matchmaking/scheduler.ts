@@ -9,7 +9,7 @@ import { ConflictError } from '../errors.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
 import type { MatchRecord } from '../store/records.ts';
-import { type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
+import { listenToBullWorker, type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type FitSummary, recomputeInThread } from './fit-thread.ts';
 import { pairBots } from './pairing.ts';
@@ -86,7 +86,7 @@ export class ArenaScheduler {
             : this.recomputeStrength(),
       { connection: this.deps.connection, prefix: bullPrefix(config.redis.prefix), concurrency: 1 },
     );
-    this.worker.on('error', redisErrorListener(this.deps.outages, this.deps.logger, 'scheduler error'));
+    listenToBullWorker(this.worker, this.deps.outages, this.deps.logger, 'scheduler error');
   }
 
   /**

@@ -35,12 +35,21 @@ export class RedisOutageLog {
 
   watch<R extends Redis>(redis: R): R {
     redis.on('error', (error: Error) => this.lost(error));
-    redis.on('ready', () => {
+    this.endsWhenReady(redis);
+    return redis;
+  }
+
+  /**
+   * Ends an outage when `source` is ready again: for connections another component owns, whose
+   * errors it hands to `report`. An outage only such a connection saw (a reset, a proxy's idle cut)
+   * would otherwise never end, and the log would stay down, silent through every outage after.
+   */
+  endsWhenReady(source: { on(event: 'ready', listener: () => void): unknown }): void {
+    source.on('ready', () => {
       if (!this.down) return;
       this.down = false;
       this.logger.info('redis connection restored');
     });
-    return redis;
   }
 
   /**
@@ -87,6 +96,24 @@ function isConnectionError(error: Error): boolean {
     DISCONNECTED_MESSAGES.has(error.message) ||
     error.name === 'MaxRetriesPerRequestError'
   );
+}
+
+/**
+ * Listens to a BullMQ worker: its errors go to a `redisErrorListener`, and its backend, which owns
+ * the blocking connection the worker opens for itself (no connection the log watches), ends the
+ * outage such an error began when it is ready again.
+ */
+export function listenToBullWorker(
+  worker: {
+    on(event: 'error', listener: (error: Error) => void): unknown;
+    readonly backend: { on(event: 'ready', listener: () => void): unknown };
+  },
+  outages: RedisOutageLog | undefined,
+  logger: { error(obj: object, msg: string): void },
+  what: string,
+): void {
+  worker.on('error', redisErrorListener(outages, logger, what));
+  outages?.endsWhenReady(worker.backend);
 }
 
 /**

@@ -1,4 +1,9 @@
+import { once } from 'node:events';
+import { type AddressInfo, createConnection, createServer, type Socket } from 'node:net';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startMatchPool } from '../../src/pool/match-pool.ts';
 import { createRedis, RedisOutageLog, redisErrorListener } from '../../src/store/redis-connection.ts';
 import { PrivateRedis, until } from '../support/private-redis.ts';
 
@@ -59,6 +64,76 @@ describe('redisErrorListener', () => {
     } finally {
       api.disconnect();
       queued.disconnect();
+    }
+  });
+});
+
+/** A TCP relay to Redis that can reset (RST) the client side of one relayed connection. */
+async function relayTo(port: number) {
+  const clients = new Map<number, Socket>(); // the relay's port towards Redis → the client's socket
+  const relay = createServer((client) => {
+    const upstream = createConnection(port, '127.0.0.1');
+    upstream.once('connect', () => clients.set(upstream.localPort!, client));
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    // Redis refusing the relay's connection reaches the client as a reset, as a refusal would.
+    upstream.on('error', () => client.resetAndDestroy()).on('close', end);
+  });
+  relay.listen(0, '127.0.0.1');
+  await once(relay, 'listening');
+  return {
+    url: `redis://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+    /** Resets the client side of the relayed connection Redis sees coming from `port`. */
+    reset: (port: number) => clients.get(port)?.resetAndDestroy(),
+    close: () => relay.close(),
+  };
+}
+
+describe("a match pool's outage log", { timeout: 30_000 }, () => {
+  it("ends an outage only BullMQ's own blocking connection saw, so the next outage is logged too", async () => {
+    const relay = await relayTo(server.port);
+    const messages: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => messages.push(JSON.parse(line).msg) });
+    const config = loadConfig({
+      REDIS_URL: relay.url,
+      REDIS_PREFIX: `outage-${Date.now()}`,
+      REDIS_AUTOSTART: 'false',
+      MATCHMAKING_ENABLED: 'false',
+      HOUSE_BOTS: 'false',
+      WORKER_THREADS: '0',
+    });
+    const pool = await startMatchPool(config, logger, { matchmaking: false });
+    const admin = createRedis(server.url, 'worker');
+    admin.on('error', () => {});
+    const outages = () => messages.filter((msg) => /^redis connection (lost|restored)/.test(msg));
+    try {
+      await admin.connect();
+      // The worker's blocking connection, idle in its wait for a job: only it is reset.
+      let blocking: number | undefined;
+      await until(async () => {
+        const line = ((await admin.client('LIST')) as string)
+          .split('\n')
+          .find((l) => / cmd=bzpopmin /.test(l));
+        blocking = Number(/ addr=[\d.]+:(\d+) /.exec(line ?? '')?.[1]) || undefined;
+        return blocking !== undefined;
+      }, "the worker's blocking wait");
+      relay.reset(blocking!);
+      await until(async () => outages().length === 2, 'the outage to begin and end');
+      expect(outages()).toEqual(['redis connection lost; retrying', 'redis connection restored']);
+
+      await server.stop();
+      await until(async () => outages().length === 3, 'the next outage to be logged');
+      await server.start();
+      await until(async () => outages().length === 4, 'its end to be logged');
+      expect(outages().slice(2)).toEqual(['redis connection lost; retrying', 'redis connection restored']);
+    } finally {
+      await pool.close();
+      admin.disconnect();
+      relay.close();
     }
   });
 });
