@@ -31,6 +31,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'src/game-description',
     'src/threads',
     'src/bounded-map',
+    'src/project-root',
   ],
   // src/standings plans what a finished match does to its bots, from records (the store writes the plan).
   ['src/ids', 'src/logger', 'src/net', 'src/queue', 'src/standings'],

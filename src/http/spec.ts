@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { PROJECT_ROOT } from '../project-root.ts';
 
 /** openapi.yaml, the HTTP contract, read once. */
-export const SPEC_PATH = new URL('../../openapi.yaml', import.meta.url);
+export const SPEC_PATH = new URL('openapi.yaml', PROJECT_ROOT);
 
 export interface OpenApiSpec {
   readonly text: string;

@@ -13,11 +13,15 @@ export interface ApiProcess {
 }
 
 /**
- * A real `npm start` process (src/main.ts) on a free port, with the given environment and nothing
- * inherited but PATH; resolves once it prints the address to open. Killed when the test ends.
+ * A real `npm start` process (src/main.ts, or `program`: node's arguments) on a free port, with the
+ * given environment and nothing inherited but PATH; resolves once it prints the address to open.
+ * Killed when the test ends.
  */
-export function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export function startApiProcess(
+  env: Record<string, string>,
+  program: readonly string[] = ['--import', 'tsx', 'src/main.ts'],
+): Promise<ApiProcess> {
+  const child = spawn(process.execPath, program, {
     cwd: ROOT,
     // One pool thread unless a test asks for more: each thread loads the sources again.
     env: {

@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
 import { ID_PATTERN } from '../../ids.ts';
+import { PROJECT_ROOT } from '../../project-root.ts';
 
 /** The web front end: hand-written HTML, ES modules and CSS in public/, built on the public API. */
-export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
+export const PUBLIC_DIR = fileURLToPath(new URL('public/', PROJECT_ROOT));
 
 /**
  * JS and CSS may be reused for 5 minutes, then are revalidated by ETag. There is no build step to
