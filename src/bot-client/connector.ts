@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { DEFAULT_CIPHERS } from 'node:tls';
 import { buildConnector } from 'undici';
 import { isPublicAddress } from '../net/address-policy.ts';
 
@@ -102,10 +103,25 @@ export function guardConnector(
 }
 
 /**
+ * What the arena's side of a TLS handshake with a bot may compute: elliptic-curve key exchange only.
+ * A handshake runs on the thread that keeps every match's clock, and finite-field Diffie-Hellman
+ * lets the server choose the size: a bot offering only DHE with 10,000-bit parameters (TLS 1.2), or
+ * an ffdhe8192 group (TLS 1.3), made each connection stall that thread for about a second, long
+ * enough for other matches' bots to time out. Every TLS 1.3 cipher and ECDHE suite stays.
+ */
+export const BOT_TLS = {
+  ciphers: `${DEFAULT_CIPHERS}:!kDHE`,
+  ecdhCurve: 'X25519:P-256:P-384',
+} as const;
+
+/**
  * The connector a `BotClient`'s agent uses: filtered DNS plus the socket check, or plain when private
- * addresses are allowed.
+ * addresses are allowed; TLS as `BOT_TLS` allows.
  */
 export function botConnector(policy: { readonly allowPrivateAddresses: boolean }): buildConnector.connector {
-  const base = buildConnector(policy.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup });
+  const base = buildConnector({
+    ...BOT_TLS,
+    ...(policy.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
+  });
   return guardConnector(base, policy);
 }
