@@ -55,6 +55,17 @@ const CAUSE_OF_REASON: Record<FaultReason, FaultCause> = {
   'illegal-move': 'illegal-move',
 };
 
+/**
+ * The most characters of a fault's message the arena keeps or tells. Parts of it come from the bot
+ * (the keys of its answer, say): uncut, one answer with 7,000 unknown keys stored 72 kB with its match.
+ */
+export const FAULT_MESSAGE_MAX = 500;
+
+/** A fault's message cut to `FAULT_MESSAGE_MAX` characters, marked with an ellipsis where cut. */
+export function clippedFaultMessage(message: string): string {
+  return message.length <= FAULT_MESSAGE_MAX ? message : `${message.slice(0, FAULT_MESSAGE_MAX - 1)}…`;
+}
+
 /** A fault as stored with a match's result. */
 export interface FaultDetails {
   readonly player: 'black' | 'white';

@@ -1144,6 +1144,7 @@ export interface components {
             reason?: "timeout" | "bot-error" | "invalid-response" | "illegal-move";
             /** @description A finer machine-readable cause, such as `connection-refused`, `http-status` or `not-an-action`. */
             cause?: string;
+            /** @description At most 500 characters; a longer one is cut, ending in `…`. */
             message: string;
             /** @description The HTTP status the bot answered, if any. */
             status?: number;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BotAction } from '../contract/index.ts';
 import { type Exact, tied } from '../contract/tied.ts';
+import { clippedFaultMessage } from '../faults.ts';
 import { DIRECTIONS } from '../reversi/index.ts';
 
 /** A bot's answer: a square a1..h8 and, under single-direction capture, a direction. Nothing else. */
@@ -31,5 +32,8 @@ export function parseBotAction(
   if (parsed.success) return { ok: true, action: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body';
-  return { ok: false, message: `the response is not a BotAction: ${where}: ${issue?.message ?? 'invalid'}` };
+  return {
+    ok: false,
+    message: clippedFaultMessage(`the response is not a BotAction: ${where}: ${issue?.message ?? 'invalid'}`),
+  };
 }

@@ -1,3 +1,4 @@
+import { clippedFaultMessage } from '../faults.ts';
 import type { Fault, MatchResult, MoveRecord } from '../store/records.ts';
 
 /** A fault that ends a match: the player's kinds plus an illegal move. */
@@ -20,7 +21,7 @@ export function faultResult(
   discs: { readonly black: number; readonly white: number },
 ): MatchResult {
   const showedUp = moves.some((move) => move.player === color && move.square !== 'pass' && !move.opening);
-  const recorded: Fault = { player: color, ...fault };
+  const recorded: Fault = { player: color, ...fault, message: clippedFaultMessage(fault.message) };
   return showedUp
     ? { winner: color === 'black' ? 'white' : 'black', discs, reason: fault.reason, fault: recorded }
     : { winner: null, discs, reason: 'no-show', fault: recorded };

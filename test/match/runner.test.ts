@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_MESSAGE_MAX } from '../../src/faults.ts';
 import {
   type Color,
   type Direction,
@@ -259,5 +260,24 @@ describe('a bot at fault', () => {
       });
       expect(match.moves).toEqual([]);
     });
+  });
+});
+
+describe('a bot whose answer names thousands of fields', () => {
+  it('is recorded with its fault message cut, not the whole list', async () => {
+    // About 50 kB of unknown fields, under the 64 kB an answer may have.
+    const fields = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 1]));
+    const good = await botWith('good-many-fields', firstLegal);
+    const bad = await botWith('many-fields', (seen, res) => {
+      const [move] = (JSON.parse(seen.body) as { legalMoves: string[] }).legalMoves;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ action: move, ...fields }));
+    });
+    const { id } = await playMatch(good.id, bad.id);
+    const fault = (await h.store.getMatch(id))?.result?.fault;
+    expect(fault).toMatchObject({ player: 'white', reason: 'invalid-response', cause: 'not-an-action' });
+    expect(fault?.message).toMatch(/^the response is not a BotAction: .*k0.*…$/);
+    expect(fault?.message.length).toBeLessThanOrEqual(FAULT_MESSAGE_MAX);
   });
 });
