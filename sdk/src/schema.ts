@@ -2467,7 +2467,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string per action; a repeated key answers as its first use. */
+                /** @description Any unique string per action; a repeated key answers as its first use. Keys are the posting bot's own, per match (the opponent's keys never collide with them). */
                 "Idempotency-Key"?: string;
             };
             path: {

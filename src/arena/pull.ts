@@ -247,9 +247,12 @@ export class PullService {
     };
     const same = (a: PulledAction, b: PulledAction) =>
       a.ply === b.ply && a.action === b.action && (a.direction ?? null) === (b.direction ?? null);
+    // Each side's keys are its own: shared, an opponent that posted with the key this bot would use
+    // next (`<match>:<ply>`, say) made this bot's move a conflict, and its clock ran out.
+    const key = idempotencyKey === undefined ? undefined : `${color}:${idempotencyKey}`;
 
     const earlier =
-      (idempotencyKey ? await this.deps.pull.actionForIdempotencyKey(matchId, idempotencyKey) : null) ??
+      (key ? await this.deps.pull.actionForIdempotencyKey(matchId, key) : null) ??
       (input.ply !== undefined && input.ply <= moves.length
         ? this.recordedAt(moves, input.ply, color)
         : null);
@@ -296,7 +299,7 @@ export class PullService {
         game.legalActions(position),
       );
     }
-    const outcome = await this.deps.pull.submitAction(matchId, submitted, idempotencyKey);
+    const outcome = await this.deps.pull.submitAction(matchId, submitted, key);
     if (!outcome.accepted && !same(outcome.recorded, submitted)) {
       throw new ConflictError(
         'matches/ply-taken',

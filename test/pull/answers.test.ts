@@ -113,6 +113,35 @@ describe('POST /v1/matches/{matchId}/actions', () => {
     });
   });
 
+  describe('when the opponent posted with the Idempotency-Key the bot uses next', () => {
+    it("plays the bot's move: each side's keys are its own", async () => {
+      const { h, arena } = world;
+      const black = await registerBot(h, { name: 'idem-black' });
+      const white = await registerBot(h, { name: 'idem-white' });
+      const id = await createMatch(h, black.id, white.id, { rules: { timeLimitMs: 10_000, overageMs: 0 } });
+      const run = new AbortController();
+      const played = arena.runner.play(id, run.signal);
+      try {
+        const first = await api.awaitTurn(id, white);
+        const next = `${id}:${first.ply + 1}`;
+        expect((await api.act(id, white, { action: first.legalMoves[0], ply: first.ply }, next)).status).toBe(
+          200,
+        );
+        const turn = await api.awaitTurn(id, black);
+        const res = await api.act(id, black, { action: turn.legalMoves[0], ply: turn.ply }, next);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.history[turn.ply - 1]).toMatchObject({
+          ply: turn.ply,
+          player: 'black',
+          square: turn.legalMoves[0],
+        });
+      } finally {
+        run.abort();
+        await played;
+      }
+    });
+  });
+
   describe('before the match has started', () => {
     it('answers 409 matches/not-your-turn and records nothing', async () => {
       const { puller, id } = await pullVersusPush('queued', {});
