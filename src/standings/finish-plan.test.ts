@@ -54,6 +54,7 @@ function input(overrides: Partial<FinishInput<FinishedResult>> = {}): FinishInpu
       rated: true,
       black: { id: 'bot_b', name: 'blackbird' },
       white: { id: 'bot_w', name: 'whitetail' },
+      createdBy: 'admin',
     },
     bots: { black: bot('bot_b'), white: bot('bot_w') },
     result: results.blackWins,
@@ -254,6 +255,26 @@ describe('planFinish', () => {
     expect(plan.ratings).toBeNull();
     expect(plan.ratedResult).toBeNull();
     expect(updateOf(plan, 'bot_b')).toMatchObject({ rated: null, consecutiveFaults: 1 });
+  });
+
+  describe('in a challenge', () => {
+    const challenge = (createdBy: string, bots = input().bots) =>
+      planFinish(
+        input({ match: { ...input().match, rated: false, createdBy }, result: results.blackFaults, bots }),
+      );
+
+    it("leaves the challenged bot's streak as it was, faulting or not, and never pauses it", () => {
+      const plan = challenge('bot_w', { black: bot('bot_b', { consecutiveFaults: 2 }), white: bot('bot_w') });
+      expect(updateOf(plan, 'bot_b')).toMatchObject({ consecutiveFaults: null, pause: null });
+      expect(updateOf(plan, 'bot_w')).toMatchObject({ consecutiveFaults: 0 });
+    });
+
+    it("counts in the challenger's own streak", () => {
+      const plan = challenge('bot_b', { black: bot('bot_b', { consecutiveFaults: 2 }), white: bot('bot_w') });
+      expect(updateOf(plan, 'bot_b')).toMatchObject({ consecutiveFaults: 3 });
+      expect(updateOf(plan, 'bot_b')?.pause).not.toBeNull();
+      expect(updateOf(plan, 'bot_w')).toMatchObject({ consecutiveFaults: null });
+    });
   });
 
   it('plans nothing for a player with no record, and rates no one', () => {

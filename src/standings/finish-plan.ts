@@ -57,6 +57,8 @@ export interface FinishInput<R extends FinishedResult> {
     readonly rated: boolean;
     readonly black: PlayerRef;
     readonly white: PlayerRef;
+    /** `admin` (matchmaking, tournaments, the admin) or the id of the bot that challenged. */
+    readonly createdBy: string;
   };
   /** Both players as they stand now; `null` for one with no record. */
   readonly bots: Readonly<Record<Side, StandingBot | null>>;
@@ -147,7 +149,8 @@ export function countsForRatings(reason: string): boolean {
  * Plans the end of a match. A rated match that counts moves both ratings by `rate` and counts a
  * game for each bot. Unless the match was aborted, the bot at fault extends its fault streak and
  * the other resets its own; a push bot whose streak reaches `pauseAfterFaults` is paused (once:
- * a paused bot stays paused as it was).
+ * a paused bot stays paused as it was). A challenge leaves the challenged bot's streak as it was:
+ * the challenger chose its time control, and three 50 ms challenges paused any bot further away.
  *
  * @example
  * const plan = planFinish({ match, bots: { black, white }, result, now, rate: eloRule(config), pauseAfterFaults: 3 });
@@ -175,8 +178,13 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
     const opponent = side === 'black' ? match.white : match.black;
     const score = scoreOf(result, side);
     const change = ratings?.[side];
+    const challenged = match.createdBy !== 'admin' && match.createdBy !== bot.id;
     const streak =
-      status === 'aborted' ? null : result.fault?.player === side ? bot.consecutiveFaults + 1 : 0;
+      status === 'aborted' || challenged
+        ? null
+        : result.fault?.player === side
+          ? bot.consecutiveFaults + 1
+          : 0;
     updates.push({
       botId: bot.id,
       rated: change

@@ -135,6 +135,32 @@ describe('a push bot whose matches keep ending by its faults', () => {
   });
 });
 
+describe('a push bot another bot challenges to a time control it cannot keep', () => {
+  it('is not paused, however often: the challenger chose the clock', async () => {
+    const slow = await startLoopbackBot(playsFirstLegal(150));
+    try {
+      const victim = await registerBot(h, { name: 'far-away', url: slow.url });
+      const challenger = await registerBot(h, { name: 'tight-clock', url: legal.url });
+      for (let i = 0; i < 3; i++) {
+        const created = await request(h.app)
+          .post('/v1/matches')
+          .set(bearer(challenger.token))
+          .send({ black: challenger.id, white: victim.id, rules: { timeLimitMs: 50, overageMs: 0 } });
+        expect(created.status, JSON.stringify(created.body)).toBe(202);
+        await arena.runner.play(created.body.id, new AbortController().signal);
+        const match = (await request(h.app).get(`/v1/matches/${created.body.id}`)).body;
+        expect(match.result).toMatchObject({
+          reason: 'no-show',
+          fault: { player: 'white', reason: 'timeout' },
+        });
+      }
+      expect((await request(h.app).get(`/v1/bots/${victim.id}`)).body.paused).toBeNull();
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('matchmaking', () => {
   let mm: Harness;
   let mmSched: Awaited<ReturnType<typeof schedulerFor>>;
