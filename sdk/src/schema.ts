@@ -1022,8 +1022,10 @@ export interface components {
              */
             guest: boolean;
             /**
-             * @description Set when matchmaking stopped pairing this push bot because its recent matches kept ending by its faults.
-             *     A paused bot cannot be challenged. Any change to the bot (PATCH, e.g. a fixed URL) resumes it.
+             * @description Set when matchmaking stopped pairing this bot (push or pull) because its recent matches kept ending by
+             *     its faults (a challenge counts for the challenger only). A paused bot cannot be challenged. Any change
+             *     to the bot (PATCH, e.g. a fixed URL) resumes it; its streak of faults stays, so its next fault pauses it
+             *     again and a clean match ends the streak. Until then matchmaking serves it after the bots at no fault.
              */
             paused: components["schemas"]["Pause"] | null;
         };

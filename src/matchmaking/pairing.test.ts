@@ -6,6 +6,7 @@ const bot = (id: string, rating: number, ratedGames = 10, capacity = 1, colorBal
   id,
   rating,
   ratedGames,
+  faultStreak: 0,
   capacity,
   colorBalance,
 });
@@ -82,6 +83,27 @@ describe('pairBots', () => {
     );
     expect(pairs).toHaveLength(1);
     expect([pairs[0]!.black, pairs[0]!.white].sort()).toEqual(['near', 'newcomer']);
+  });
+
+  it('serves bots whose last matches ended by their faults after every other, however few their games', () => {
+    // Two sybils that never move, with no games, and two real bots: one round of room for one pairing.
+    const sybil = (id: string): Candidate => ({ ...bot(id, 1500, 0), faultStreak: 2 });
+    for (let seed = 0; seed < 20; seed++) {
+      const pairs = pairBots(
+        [sybil('s1'), sybil('s2'), bot('real-1', 1500, 40), bot('real-2', 1700, 60)],
+        { maxPairs: 1, nearest: 1, farProbability: 0 },
+        seededRandom(seed),
+      );
+      expect(pairs).toHaveLength(1);
+      expect([pairs[0]!.black, pairs[0]!.white].sort()).toEqual(['real-1', 'real-2']);
+    }
+  });
+
+  it('still pairs a bot with one at fault when no other is free', () => {
+    const sybil = (id: string): Candidate => ({ ...bot(id, 1500, 0), faultStreak: 1 });
+    const pairs = pairBots([sybil('s1'), sybil('s2'), bot('real', 1600, 40)], options, seededRandom(1));
+    expect(pairs).toHaveLength(1);
+    expect([pairs[0]!.black, pairs[0]!.white]).toContain('real');
   });
 
   it('gives black to the bot that has played white more', () => {

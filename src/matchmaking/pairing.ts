@@ -1,6 +1,7 @@
 /**
- * Who plays whom next: pure, with an injected random source. Bots with few games go first (their
- * ratings are the least certain); each one's opponent is drawn mostly among the nearest ratings,
+ * Who plays whom next: pure, with an injected random source. Bots whose last matches ended by their
+ * faults go last, so that a few bots that never move cannot take a round's pairings; then bots with
+ * few games go first (their ratings are the least certain); each one's opponent is drawn mostly among the nearest ratings,
  * sometimes from anywhere (the Halite arena's scheme: near games sharpen the order, far ones keep
  * separate clusters of the ladder comparable). Colours go to even out each bot's black/white count.
  */
@@ -9,6 +10,8 @@ export interface Candidate {
   readonly id: string;
   readonly rating: number;
   readonly ratedGames: number;
+  /** How many of its last matches in a row ended by its fault. */
+  readonly faultStreak: number;
   /** How many more matches the bot may be in at once. */
   readonly capacity: number;
   /** Black games minus white games so far. */
@@ -52,7 +55,7 @@ function pick<T>(items: readonly T[], random: () => number): T {
  * bots unless `houseVsHouse`.
  *
  * @example
- * pairBots([{ id: 'a', rating: 1500, ratedGames: 0, capacity: 1, colorBalance: 0 }, …], { maxPairs: 10, nearest: 3, farProbability: 0.1 }, Math.random)
+ * pairBots([{ id: 'a', rating: 1500, ratedGames: 0, faultStreak: 0, capacity: 1, colorBalance: 0 }, …], { maxPairs: 10, nearest: 3, farProbability: 0.1 }, Math.random)
  */
 export function pairBots(
   candidates: readonly Candidate[],
@@ -65,9 +68,11 @@ export function pairBots(
   const balance = new Map(candidates.map((c) => [c.id, c.colorBalance]));
   const paired = new Set<string>();
   const key = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
-  // Shuffle, then a stable sort by games: equal counts stay in random order.
+  // Shuffle, then a stable sort (bots at fault last, then by games): equal ones stay in random order.
   const shuffled = candidates.map((c) => ({ c, r: random() })).sort((x, y) => x.r - y.r);
-  const order = shuffled.map((x) => x.c).sort((x, y) => x.ratedGames - y.ratedGames);
+  const order = shuffled
+    .map((x) => x.c)
+    .sort((x, y) => Number(x.faultStreak > 0) - Number(y.faultStreak > 0) || x.ratedGames - y.ratedGames);
   const pairs: Pairing[] = [];
 
   for (const bot of order) {
@@ -81,10 +86,13 @@ export function pairBots(
           (options.houseVsHouse !== false || !(bot.house && other.house)),
       );
       if (others.length === 0) break;
+      // A clean bot plays a clean one while any is free; a bot at fault gets whoever is left.
+      const clean = bot.faultStreak === 0 ? others.filter((other) => other.faultStreak === 0) : [];
+      const choices = clean.length > 0 ? clean : others;
       const pool =
         random() < options.farProbability
-          ? others
-          : [...others]
+          ? choices
+          : [...choices]
               .sort(
                 (x, y) =>
                   Math.abs(x.rating - bot.rating) - Math.abs(y.rating - bot.rating) || (x.id < y.id ? -1 : 1),

@@ -123,6 +123,7 @@ export class ArenaScheduler {
       id: bot.id,
       rating: bot.rating,
       ratedGames: bot.ratedGames,
+      faultStreak: bot.consecutiveFaults,
       capacity: Math.max(0, config.matchmaking.maxConcurrentPerBot - (active[i] ?? 0)),
       colorBalance: balances[i] ?? 0,
       house: bot.house !== null,

@@ -25,7 +25,7 @@ function bot(id: string, overrides: Partial<StandingBot> = {}): StandingBot {
     ratedGames: 4,
     consecutiveFaults: 0,
     status: 'active',
-    url: `http://bots.example/${id}`,
+    house: null,
     paused: null,
     ...overrides,
   };
@@ -139,7 +139,7 @@ describe('planFinish', () => {
 
   it('rates nobody in a match a guest plays, even one marked rated', () => {
     const plan = planFinish(
-      input({ bots: { black: bot('bot_b', { guest: true, url: null }), white: bot('bot_w') } }),
+      input({ bots: { black: bot('bot_b', { guest: true }), white: bot('bot_w') } }),
     );
     expect(plan.ratings).toBeNull();
     expect(plan.ratedResult).toBeNull();
@@ -167,10 +167,10 @@ describe('planFinish', () => {
 
   describe('pausing a bot for its faults in a row', () => {
     it.each([
-      ['pauses a push bot whose streak reaches the limit', {}, 3, true],
+      ['pauses a bot, push or pull alike, whose streak reaches the limit', {}, 3, true],
       ['does not pause below the limit', { consecutiveFaults: 0 }, 3, false],
       ['never pauses with a limit of 0', {}, 0, false],
-      ['never pauses a pull bot', { url: null }, 3, false],
+      ['never pauses a house bot', { house: 'greedy' }, 3, false],
       ['leaves a bot already paused as it was', { paused: { since: 1 } }, 3, false],
     ] as const)('%s', (_name, overrides, pauseAfterFaults, paused) => {
       const black = bot('bot_b', { consecutiveFaults: 2, ...overrides });

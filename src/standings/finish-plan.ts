@@ -35,8 +35,8 @@ export interface StandingBot {
   readonly ratedGames: number;
   readonly consecutiveFaults: number;
   readonly status: 'active' | 'retired';
-  /** A push bot's URL; `null` for a pull or house bot, which faults never pause. */
-  readonly url: string | null;
+  /** A house bot's engine, `null` for any other: the arena plays its house bots itself, never pauses them. */
+  readonly house: string | null;
   /** Set while matchmaking pauses the bot. */
   readonly paused: object | null;
   /** A guest's matches count for no rating, and a guest has no place on the leaderboard. */
@@ -65,7 +65,7 @@ export interface FinishInput<R extends FinishedResult> {
   readonly result: R;
   readonly now: number;
   readonly rate: RatingRule;
-  /** A push bot whose matches end by its fault this many times in a row is paused (0: never). */
+  /** A bot whose matches end by its fault this many times in a row is paused (0: never). */
   readonly pauseAfterFaults: number;
 }
 
@@ -148,8 +148,10 @@ export function countsForRatings(reason: string): boolean {
 /**
  * Plans the end of a match. A rated match that counts moves both ratings by `rate` and counts a
  * game for each bot. Unless the match was aborted, the bot at fault extends its fault streak and
- * the other resets its own; a push bot whose streak reaches `pauseAfterFaults` is paused (once:
- * a paused bot stays paused as it was). A challenge leaves the challenged bot's streak as it was:
+ * the other resets its own; a bot whose streak reaches `pauseAfterFaults` is paused (once: a paused
+ * bot stays paused as it was). Pull bots too: paired only while they listen, those that listen and
+ * never move (twenty such cost three real bots every rated game for a minute) are paused all the
+ * same. A challenge leaves the challenged bot's streak as it was:
  * the challenger chose its time control, and three 50 ms challenges paused any bot further away.
  *
  * @example
@@ -225,7 +227,7 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
   };
 }
 
-/** The pause a bot's fault streak starts, if it reached the limit and the bot is a push bot not yet paused. */
+/** The pause a bot's fault streak starts, if it reached the limit and the bot is not a house bot nor paused yet. */
 function pauseFor(
   bot: StandingBot,
   streak: number,
@@ -235,7 +237,7 @@ function pauseFor(
   const fault = result.fault;
   // A clean match (streak 0) never pauses; nor does a streak below the limit, or a limit of 0.
   if (fault === undefined || input.pauseAfterFaults <= 0 || streak < input.pauseAfterFaults) return null;
-  if (bot.url === null || bot.paused !== null) return null;
+  if (bot.house !== null || bot.paused !== null) return null;
   // The reason is public: it names the fault by its generic text; the detail is the owner's.
   const last = publicFaultText(fault, fault.reason ?? result.reason);
   return {

@@ -38,7 +38,7 @@ const GUARDED_BOT_FIELDS: Record<Exclude<keyof StandingBot, 'id'>, string> = {
   ratedGames: 'ratedGames',
   consecutiveFaults: 'consecutiveFaults',
   status: 'status',
-  url: 'url',
+  house: 'house',
   paused: 'pausedReason',
   guest: 'guest',
 };

@@ -224,9 +224,9 @@ export class RedisStore implements ArenaStore {
     set('webhookSecret', changes.webhookSecret);
     if (changes.acceptsChallenges !== undefined)
       set('acceptsChallenges', changes.acceptsChallenges ? '1' : '0');
-    if (changes.resume) {
-      fields.push('pausedReason', '\0', 'pausedAt', '\0', 'pausedDetail', '\0', 'consecutiveFaults', '0');
-    }
+    // The streak stays: the next fault pauses the bot again, a clean match ends the streak. Cleared,
+    // a bot that never moves would be handed as many matches again each time its owner resumed it.
+    if (changes.resume) fields.push('pausedReason', '\0', 'pausedAt', '\0', 'pausedDetail', '\0');
     const k = this.keys;
     // The name keys depend on the name, read first; the script checks it still holds (see settled).
     const outcome = await settled(`update ${id}`, async () => {

@@ -1,0 +1,63 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { bearer, registerBot } from '../support/api.ts';
+import { until } from '../support/private-redis.ts';
+import { type PullArena, startPullArena } from '../support/pull-arena.ts';
+import { schedulerFor } from '../support/scheduler.ts';
+import { openSse } from '../support/sse.ts';
+
+// A pull bot is paired while it listens to its event stream. One that listens and never moves
+// (twenty of them, a review found, left three real bots no real rated game for a minute) is
+// paused like a push bot whose matches end by its faults, and is served after the others meanwhile.
+describe('a pull bot that listens and never moves', () => {
+  let world: PullArena;
+  let sched: Awaited<ReturnType<typeof schedulerFor>>;
+  beforeAll(async () => {
+    world = await startPullArena({
+      MATCHMAKING_PAUSE_AFTER_FAULTS: '2',
+      MATCHMAKING_OPENINGS: 'standard',
+      MATCHMAKING_MAX_CONCURRENT_PER_BOT: '1',
+      RATED_TIME_LIMIT_MS: '100',
+      RATED_OVERAGE_MS: '0',
+    });
+    sched = await schedulerFor(world.h);
+  });
+  afterAll(async () => {
+    await sched.close();
+    await world.close();
+  });
+
+  it('is paused after its no-shows, and then left out of matchmaking', async () => {
+    const { h, arena, base, pushBot } = world;
+    const silent = await registerBot(h, { name: 'silent-listener' });
+    // Its only possible opponent: a bot at fault is served after the others, so with more it would wait.
+    const plays = await registerBot(h, { name: 'plays', url: pushBot.url });
+    const stream = await openSse(`${base}/v1/bots/me/events`, bearer(silent.token));
+    try {
+      await until(() => new RedisPullStore(h.redis, h.prefix).isOnline(silent.id), 'the bot to listen');
+      for (let round = 1; round <= 2; round++) {
+        const [id, ...more] = await sched.scheduler.matchmake();
+        expect(more).toEqual([]);
+        await arena.runner.play(id!, new AbortController().signal);
+        const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
+        expect([match.black.id, match.white.id].sort()).toEqual([silent.id, plays.id].sort());
+        expect(match.result).toMatchObject({ reason: 'no-show', fault: { reason: 'timeout' } });
+      }
+      const profile = (await request(h.app).get(`/v1/bots/${silent.id}`)).body;
+      expect(profile.paused.reason).toMatch(/last 2 matches ended by its faults/);
+      expect(await sched.scheduler.matchmake()).toEqual([]);
+
+      // Resumed, it keeps its streak: its next fault pauses it again, not two more.
+      await request(h.app)
+        .patch(`/v1/bots/${silent.id}`)
+        .set(bearer(silent.token))
+        .send({ description: 'back' });
+      const [again] = await sched.scheduler.matchmake();
+      await arena.runner.play(again!, new AbortController().signal);
+      expect((await request(h.app).get(`/v1/bots/${silent.id}`)).body.paused).not.toBeNull();
+    } finally {
+      stream.close();
+    }
+  });
+});
