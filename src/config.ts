@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { usableCores } from './machine.ts';
 import { StartupError } from './startup-error.ts';
@@ -7,6 +8,13 @@ const flag = z
   .transform((value) => ['true', '1', 'yes', 'on'].includes(value));
 
 const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+/** An IP address, or one with a port (`1.1.1.1:53`, `[::1]:53`), as `dns.setServers` takes it. */
+function isDnsServer(server: string): boolean {
+  const withPort = /^\[([^\]]+)\]:(\d{1,5})$/.exec(server) ?? /^([^:]+):(\d{1,5})$/.exec(server);
+  if (withPort) return isIP(withPort[1]!) !== 0 && Number(withPort[2]) > 0 && Number(withPort[2]) < 65536;
+  return isIP(server) !== 0;
+}
 
 const envSchema = z.object({
   PORT: integer(3000, 0),
@@ -22,6 +30,21 @@ const envSchema = z.object({
   REDIS_DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   ARENA_ALLOW_PRIVATE_BOT_URLS: flag.default(false),
+  /**
+   * The DNS servers bots' host names are asked of, comma-separated (`1.1.1.1,[2606:4700::1111]:53`);
+   * the system's by default. Public servers keep bots from learning names only the arena's own
+   * resolver knows. Unused with ARENA_ALLOW_PRIVATE_BOT_URLS, which resolves as the OS does.
+   */
+  BOT_DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((server) => server.trim())
+        .filter(Boolean),
+    )
+    .refine((servers) => servers.every(isDnsServer), 'must be IP addresses, each with an optional :port'),
   /** Matchmaking is where ratings come from, so it is on unless turned off. */
   MATCHMAKING_ENABLED: flag.default(true),
   MATCHMAKING_INTERVAL_MS: integer(10_000, 100),
@@ -160,6 +183,8 @@ export interface Config {
   };
   readonly adminToken: string | undefined;
   readonly allowPrivateBotUrls: boolean;
+  /** Where bots' host names are resolved (BOT_DNS_SERVERS); empty: the system's servers. */
+  readonly botDnsServers: readonly string[];
   readonly matchmaking: {
     readonly enabled: boolean;
     readonly intervalMs: number;
@@ -305,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     adminToken: e.ADMIN_TOKEN,
     allowPrivateBotUrls: e.ARENA_ALLOW_PRIVATE_BOT_URLS,
+    botDnsServers: e.BOT_DNS_SERVERS,
     matchmaking: {
       enabled: e.MATCHMAKING_ENABLED,
       intervalMs: e.MATCHMAKING_INTERVAL_MS,

@@ -132,7 +132,10 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const botClient = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
+  const botClient = new BotClient({
+    allowPrivateAddresses: config.allowPrivateBotUrls,
+    dnsServers: config.botDnsServers,
+  });
   const rateLimitStores = redisRateLimitStores(redis, config.redis.prefix);
   const app = createApp({
     botClient,

@@ -1,9 +1,10 @@
+import type { Resolver } from 'node:dns/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { type Clock, type RandomBytes, systemClock } from '../clock.ts';
 import { pooledRandomBytes } from '../random.ts';
 import { parseBotAction } from './action.ts';
 import { excerpt } from './body.ts';
-import { botConnector, isConnectPhaseError } from './connector.ts';
+import { botConnector, botResolver, isConnectPhaseError } from './connector.ts';
 import { type Answer, type BodyCaps, Exchange } from './exchange.ts';
 import { errorCode, faultFromError } from './faults.ts';
 import { boundedMemo } from './memo.ts';
@@ -149,6 +150,7 @@ function judge({ status, bytes, overflow }: Answer, latencyMs: number): BotCallO
  */
 export class BotClient {
   readonly #agent: Agent;
+  readonly #resolver: Resolver;
   readonly #now: () => number;
   readonly #clock: Clock;
   readonly #random: RandomBytes;
@@ -161,8 +163,9 @@ export class BotClient {
     this.#now = options.now ?? (() => performance.now());
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? pooledRandomBytes();
+    this.#resolver = botResolver(options.dnsServers);
     this.#agent = new Agent({
-      connect: botConnector({ allowPrivateAddresses: options.allowPrivateAddresses }),
+      connect: botConnector({ allowPrivateAddresses: options.allowPrivateAddresses }, this.#resolver),
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
     });
   }
@@ -277,6 +280,8 @@ export class BotClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // A lookup a bot's DNS server never answers would hold the close for its whole timeout.
+    this.#resolver.cancel();
     await this.#agent.close();
   }
 }

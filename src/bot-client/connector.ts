@@ -1,4 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { Resolver } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { DEFAULT_CIPHERS } from 'node:tls';
 import { buildConnector } from 'undici';
@@ -13,6 +14,19 @@ export class AddressRefusedError extends Error {
   readonly code = 'EARENA_ADDRESS_REFUSED';
 }
 
+/**
+ * A bot's host name gave no public address: no address at all, only private ones, or no answer in
+ * time. Told the same way whichever it was, and without the addresses, so that a bot's owner
+ * cannot map the names the arena's resolver knows (a compose file's `redis`, say) by registering them.
+ */
+export class NoPublicAddressError extends Error {
+  override readonly name = 'NoPublicAddressError';
+  readonly code = 'EARENA_NO_PUBLIC_ADDRESS';
+  constructor(hostname: string) {
+    super(`the bot's host name ${hostname} does not resolve to a public address`);
+  }
+}
+
 /** Errors raised while connecting, before any byte of the request was written (safe to retry). */
 const connectPhaseErrors = new WeakSet<object>();
 
@@ -21,43 +35,61 @@ export function isConnectPhaseError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && connectPhaseErrors.has(error);
 }
 
-function refused(host: string, addresses: readonly string[]): AddressRefusedError {
-  const where =
-    addresses.length === 0 || (addresses.length === 1 && addresses[0] === host)
-      ? ''
-      : ` (${addresses.join(', ')})`;
+function refused(host: string): AddressRefusedError {
   return new AddressRefusedError(
-    `the bot address ${host}${where} is not public: calls to loopback, private, link-local and reserved addresses are not allowed`,
+    `the bot address ${host} is not public: calls to loopback, private, link-local and reserved addresses are not allowed`,
   );
 }
 
 /**
- * A `dns.lookup` that drops every non-public address from the answer, so a name that resolves to
- * both a public and a private address connects to the public one, and a name that resolves only to
- * private ones fails with `AddressRefusedError`. Handles `all: true` (Node's happy eyeballs) and not.
+ * A host name's IPv4 and IPv6 addresses, asked of DNS servers by c-ares over its own sockets. Not
+ * the OS resolver (`dns.lookup`, getaddrinfo): it holds one of libuv's four pool threads a lookup,
+ * and four lookups of names whose DNS server never answers held all four for 10–20 s, so every
+ * other bot's new connection waited behind them. No /etc/hosts: a bot's name is public. An IP
+ * literal is its own address.
  */
-export const publicOnlyLookup = ((
-  hostname: string,
-  options: LookupOptions,
-  callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const allowed = addresses.filter((entry) => isPublicAddress(entry.address));
-    const first = allowed[0];
-    if (first === undefined) {
-      return callback(
-        refused(
-          hostname,
-          addresses.map((entry) => entry.address),
-        ),
-        [],
+async function resolveAddresses(resolver: Resolver, hostname: string): Promise<LookupAddress[]> {
+  const family = isIP(hostname);
+  if (family !== 0) return [{ address: hostname, family }];
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+  return [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+}
+
+/**
+ * The resolver for bots' host names: `servers` (IPs, with a port if not 53), else the system's.
+ * A query is given 1.5 s, twice; a call's own deadline ends the wait on it sooner.
+ */
+export function botResolver(servers: readonly string[] = []): Resolver {
+  const resolver = new Resolver({ timeout: 1500, tries: 2 });
+  if (servers.length > 0) resolver.setServers(servers);
+  return resolver;
+}
+
+/**
+ * A lookup for `net.connect` that resolves with `resolver` and keeps only public addresses: a name
+ * that resolves to both a public and a private address connects to the public one, and one with no
+ * public address fails with `NoPublicAddressError`. Handles `all: true` (happy eyeballs) and not.
+ */
+export function publicOnlyLookup(resolver: Resolver): LookupFunction {
+  return ((
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    void resolveAddresses(resolver, hostname).then((addresses) => {
+      const allowed = addresses.filter(
+        (entry) => isPublicAddress(entry.address) && (!options.family || entry.family === options.family),
       );
-    }
-    if (options.all) return callback(null, allowed);
-    callback(null, first.address, first.family);
-  });
-}) as LookupFunction;
+      const first = allowed[0];
+      if (first === undefined) return callback(new NoPublicAddressError(hostname), []);
+      if (options.all) return callback(null, allowed);
+      callback(null, first.address, first.family);
+    });
+  }) as LookupFunction;
+}
 
 /**
  * Wraps an undici connector with the address policy, checked where it cannot be dodged:
@@ -68,7 +100,7 @@ export const publicOnlyLookup = ((
  * With `allowPrivateAddresses` only the connect-phase bookkeeping (for the one retry) remains.
  *
  * @example
- * const connect = guardConnector(buildConnector({ lookup: publicOnlyLookup }), { allowPrivateAddresses: false });
+ * const connect = guardConnector(buildConnector({ lookup: publicOnlyLookup(botResolver()) }), { allowPrivateAddresses: false });
  * new Agent({ connect });
  */
 export function guardConnector(
@@ -78,7 +110,7 @@ export function guardConnector(
   return (options, callback) => {
     const literal = isIP(options.hostname) === 0 ? null : options.hostname;
     if (!policy.allowPrivateAddresses && literal !== null && !isPublicAddress(literal)) {
-      const error = refused(literal, []);
+      const error = refused(literal);
       connectPhaseErrors.add(error);
       callback(error, null);
       return;
@@ -92,7 +124,7 @@ export function guardConnector(
       const peer = socket.remoteAddress;
       if (!policy.allowPrivateAddresses && (peer === undefined || !isPublicAddress(peer))) {
         socket.destroy();
-        const refusal = refused(options.hostname, [peer ?? 'unknown']);
+        const refusal = refused(options.hostname);
         connectPhaseErrors.add(refusal);
         callback(refusal, null);
         return;
@@ -115,13 +147,17 @@ export const BOT_TLS = {
 } as const;
 
 /**
- * The connector a `BotClient`'s agent uses: filtered DNS plus the socket check, or plain when private
- * addresses are allowed; TLS as `BOT_TLS` allows.
+ * The connector a `BotClient`'s agent uses: public DNS answers only (asked with `resolver`) plus the
+ * socket check, or the OS resolver unchecked when private addresses are allowed (development:
+ * /etc/hosts' `localhost` and the like); TLS as `BOT_TLS` allows.
  */
-export function botConnector(policy: { readonly allowPrivateAddresses: boolean }): buildConnector.connector {
+export function botConnector(
+  policy: { readonly allowPrivateAddresses: boolean },
+  resolver: Resolver,
+): buildConnector.connector {
   const base = buildConnector({
     ...BOT_TLS,
-    ...(policy.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
+    ...(policy.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup(resolver) }),
   });
   return guardConnector(base, policy);
 }

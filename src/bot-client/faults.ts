@@ -57,6 +57,8 @@ export function faultFromError(error: unknown, latencyMs: number, url: string): 
       };
     case 'EARENA_ADDRESS_REFUSED':
       return botError('address-refused', errorMessage(error));
+    case 'EARENA_NO_PUBLIC_ADDRESS':
+      return botError('dns', errorMessage(error));
     case 'ECONNREFUSED':
       return botError('connection-refused', `connection refused by ${url}`);
     case 'ECONNRESET':

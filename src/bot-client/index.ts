@@ -5,7 +5,13 @@
 
 export { botActionSchema, parseBotAction } from './action.ts';
 export { BotClient } from './client.ts';
-export { AddressRefusedError, guardConnector, publicOnlyLookup } from './connector.ts';
+export {
+  AddressRefusedError,
+  botResolver,
+  guardConnector,
+  NoPublicAddressError,
+  publicOnlyLookup,
+} from './connector.ts';
 export { signedHeaders, webhookId } from './signing.ts';
 export {
   type BotCallOutcome,

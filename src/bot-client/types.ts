@@ -52,6 +52,8 @@ export interface BotClientOptions {
    * own Redis or a cloud metadata service.
    */
   readonly allowPrivateAddresses: boolean;
+  /** The DNS servers bots' host names are asked of (config `BOT_DNS_SERVERS`); the system's by default. */
+  readonly dnsServers?: readonly string[];
   /** Monotonic milliseconds for latency; `performance.now` by default. */
   readonly now?: () => number;
   /** Wall-clock time for the `webhook-timestamp` header; `systemClock` by default. */

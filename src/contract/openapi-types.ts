@@ -1135,7 +1135,7 @@ export interface components {
         /**
          * @description What the faulting bot did wrong. Public views carry a generic `message` ("the bot's server
          *     refused the connection") and no `body`; the faulting bot's own token and the admin see the
-         *     arena's full message (which may name the bot's URL or the address its host resolved to).
+         *     arena's full message (which may name the bot's URL).
          */
         Fault: {
             player: components["schemas"]["Color"];

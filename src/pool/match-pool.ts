@@ -47,7 +47,10 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     config.redis.prefix,
     redisErrorListener(outages, logger, 'match queue error'),
   );
-  const client = new BotClient({ allowPrivateAddresses: config.allowPrivateBotUrls });
+  const client = new BotClient({
+    allowPrivateAddresses: config.allowPrivateBotUrls,
+    dnsServers: config.botDnsServers,
+  });
   const pullStore = new RedisPullStore(storeRedis, config.redis.prefix);
   const pull = (botId: string): Player =>
     new PullPlayer(botId, { pull: pullStore, store, clock: systemClock });

@@ -138,9 +138,7 @@ describe('planFinish', () => {
   });
 
   it('rates nobody in a match a guest plays, even one marked rated', () => {
-    const plan = planFinish(
-      input({ bots: { black: bot('bot_b', { guest: true }), white: bot('bot_w') } }),
-    );
+    const plan = planFinish(input({ bots: { black: bot('bot_b', { guest: true }), white: bot('bot_w') } }));
     expect(plan.ratings).toBeNull();
     expect(plan.ratedResult).toBeNull();
     expect(plan.bots.map((update) => update.rated)).toEqual([null, null]);

@@ -6,7 +6,9 @@ import { BotService } from '../../src/arena/bots.ts';
 import {
   AddressRefusedError,
   BotClient,
+  botResolver,
   guardConnector,
+  NoPublicAddressError,
   publicOnlyLookup,
 } from '../../src/bot-client/index.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -148,7 +150,7 @@ function connectTo(hostname: string, peer: string, allowPrivateAddresses: boolea
 
 function lookup(host: string) {
   return new Promise<{ error: Error | null; address: string | LookupAddress[] }>((resolve) => {
-    publicOnlyLookup(host, { all: true }, (error, address) => resolve({ error, address }));
+    publicOnlyLookup(botResolver())(host, { all: true }, (error, address) => resolve({ error, address }));
   });
 }
 
@@ -224,7 +226,7 @@ describe('the address policy', () => {
 
   describe('as a resolved address', () => {
     it.each(refused)('the lookup drops $address ($why)', async ({ address }) => {
-      expect((await lookup(address)).error).toBeInstanceOf(AddressRefusedError);
+      expect((await lookup(address)).error).toBeInstanceOf(NoPublicAddressError);
     });
 
     it.each(allowed)('the lookup keeps $address ($why)', async ({ address }) => {
