@@ -25,7 +25,9 @@ export function markMovePlayed(res: Response): void {
   res.locals[MOVE_PLAYED] = true;
 }
 
-const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Probes and scrapes, never limited: the health checks take no token, the metrics the admin's. */
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz']);
+const ADMIN_PATHS = new Set(['/metrics']);
 
 const ADDRESS_KEY = 'a:';
 const addressKey = (ip: string | undefined) => `${ADDRESS_KEY}${ipKeyGenerator(ip ?? 'unknown')}`;
@@ -58,7 +60,10 @@ export function rateLimiter(stores: RateLimitStores, limits: Config['rateLimit']
       if (who === null) return addressKey(req.ip);
       return who.kind === 'admin' ? 'admin' : `b:${who.botId}`;
     },
-    skip: (req) => UNLIMITED_PATHS.has(req.path),
+    // A scrape with any other token counts: unlimited, /metrics let anyone try admin tokens at
+    // about 350 a second.
+    skip: (req, res) =>
+      UNLIMITED_PATHS.has(req.path) || (ADMIN_PATHS.has(req.path) && principalOf(res)?.kind === 'admin'),
     skipSuccessfulRequests: true,
     requestWasSuccessful: (_req, res) => res.locals[MOVE_PLAYED] === true,
     validate,

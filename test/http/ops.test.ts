@@ -60,6 +60,31 @@ describe('GET /metrics without the admin token', () => {
   });
 });
 
+describe('GET /metrics and the rate limit', () => {
+  it("counts guesses at the admin token against the address, and never the admin's scrapes", async () => {
+    const limited = await createHarness({ RATE_LIMIT_PER_IP: '5', RATE_LIMIT_PER_TOKEN: '5' });
+    try {
+      const guesses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        guesses.push(
+          (
+            await request(limited.app)
+              .get('/metrics')
+              .set(bearer(`guess-${i}-0123456789abcdef`))
+          ).status,
+        );
+      }
+      expect(guesses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      const scrapes: number[] = [];
+      for (let i = 0; i < 7; i++)
+        scrapes.push((await request(limited.app).get('/metrics').set(admin)).status);
+      expect(scrapes).toEqual(Array(7).fill(200));
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('every answer', () => {
   it('carries security headers', async () => {
     const res = await request(h.app).get('/healthz');
