@@ -120,6 +120,11 @@ const envSchema = z.object({
   GUEST_TIME_LIMIT_MS_DEFAULT: integer(60_000, 1),
   /** Calls of POST /v1/bots/me/check one bot may make per minute: each one calls its URL. */
   RATE_LIMIT_CHECKS_PER_MINUTE: integer(6, 1),
+  /**
+   * Challenges (POST /v1/matches with a bot token) one bot may make per hour. Each is kept for good,
+   * and one that ends at once (a 50 ms clock, a side that never moves) made 560 a minute possible.
+   */
+  RATE_LIMIT_CHALLENGES_PER_HOUR: integer(60, 1),
   /** Calls of GET /v1/matches/export one bot (else client address) may make per minute: each streams many matches. */
   RATE_LIMIT_EXPORTS_PER_MINUTE: integer(10, 1),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1000),
@@ -230,6 +235,7 @@ export interface Config {
     readonly guestsPerHour: number;
     readonly checksPerMinute: number;
     readonly exportsPerMinute: number;
+    readonly challengesPerHour: number;
   };
   readonly rating: {
     readonly start: number;
@@ -368,6 +374,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       guestsPerHour: e.RATE_LIMIT_GUESTS_PER_HOUR,
       checksPerMinute: e.RATE_LIMIT_CHECKS_PER_MINUTE,
       exportsPerMinute: e.RATE_LIMIT_EXPORTS_PER_MINUTE,
+      challengesPerHour: e.RATE_LIMIT_CHALLENGES_PER_HOUR,
     },
     rating: {
       start: e.ELO_START,

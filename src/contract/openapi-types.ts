@@ -235,7 +235,8 @@ export interface paths {
          *     `403 matches/rated-by-arena-only`), the opponent must accept challenges and not be paused
          *     (`403 matches/challenge-declined`; a retired opponent is `409 bots/retired`), and a bot may have at
          *     most `MAX_ACTIVE_CHALLENGES_PER_BOT` challenges it created queued or running at once
-         *     (`429 matches/too-many-active` with `Retry-After`).
+         *     (`429 matches/too-many-active` with `Retry-After`) and make at most `RATE_LIMIT_CHALLENGES_PER_HOUR` an
+         *     hour (`429 rate-limited`; refused requests do not count).
          *
          *     **Guests** (`POST /v1/guests`): a match a guest plays in is always unrated (`rated: true` is refused
          *     with `403 matches/guest-unrated`), and may have up to `GUEST_TIME_LIMIT_MS_MAX` a move (`guestTimeLimitMs`
@@ -2203,7 +2204,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
-            /** @description The creating bot has too many active challenges (`matches/too-many-active`); see `Retry-After`. */
+            /** @description The creating bot has too many active challenges (`matches/too-many-active`), or made its hour's challenges (`rate-limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -22,6 +22,7 @@ import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler } from './problem.ts';
 import {
+  challengeLimiter,
   checkLimiter,
   exportLimiter,
   guestLimiter,
@@ -141,6 +142,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(rateLimiter(deps.rateLimitStores, config.rateLimit));
   app.post('/v1/bots', registrationLimiter(deps.rateLimitStores, config.rateLimit));
   app.post('/v1/guests', guestLimiter(deps.rateLimitStores, config.rateLimit));
+  app.post('/v1/matches', challengeLimiter(deps.rateLimitStores, config.rateLimit));
   app.use(jsonBodies(JSON_BODY_LIMIT_BYTES));
   app.use(
     outsideApi(

@@ -98,6 +98,8 @@ function operationLimiter(
     readonly limit: number;
     readonly key: (req: Request, res: Response) => string;
     readonly refusal: string;
+    /** Requests the budget does not apply to. */
+    readonly skip?: (req: Request, res: Response) => boolean;
   },
 ): RequestHandler {
   return rateLimit({
@@ -106,6 +108,7 @@ function operationLimiter(
     standardHeaders: false,
     legacyHeaders: false,
     skipFailedRequests: true,
+    ...(options.skip ? { skip: options.skip } : {}),
     keyGenerator: options.key,
     validate,
     store: stores(options.limiter),
@@ -157,6 +160,21 @@ export function checkLimiter(stores: RateLimitStores, limits: Config['rateLimit'
     limit: limits.checksPerMinute,
     key: botOrAddressKey,
     refusal: `Too many checks: at most ${limits.checksPerMinute} a minute.`,
+  });
+}
+
+/**
+ * Challenges per bot and hour, beside the cap on those running at once: each match is kept, and
+ * challenges that end at once would otherwise pile up without end. The admin's matches are not counted.
+ */
+export function challengeLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
+  return operationLimiter(stores, {
+    limiter: 'challenges',
+    windowMs: HOUR_MS,
+    limit: limits.challengesPerHour,
+    key: botOrAddressKey,
+    skip: (_req, res) => principalOf(res)?.kind !== 'bot',
+    refusal: `Too many challenges: at most ${limits.challengesPerHour} an hour.`,
   });
 }
 

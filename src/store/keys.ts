@@ -96,7 +96,7 @@ export function storeKeys(prefix: string) {
 export type StoreKeys = ReturnType<typeof storeKeys>;
 
 /** The API's rate limiters, each with counters of its own. */
-export type RateLimiter = 'requests' | 'registrations' | 'guests' | 'checks' | 'exports';
+export type RateLimiter = 'requests' | 'registrations' | 'guests' | 'checks' | 'exports' | 'challenges';
 
 const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   requests: '',
@@ -104,6 +104,7 @@ const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   guests: 'guest:',
   checks: 'check:',
   exports: 'export:',
+  challenges: 'challenge:',
 };
 
 /** How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`). */

@@ -168,3 +168,29 @@ describe('the rate limit and a pull bot', () => {
     expect(statuses.filter((status) => status === 200).length).toBeLessThan(5);
   });
 });
+
+describe('challenges', () => {
+  it('are limited per bot and hour, refused ones not counted, and the admin not at all', async () => {
+    const h = await createHarness({
+      RATE_LIMIT_CHALLENGES_PER_HOUR: '2',
+      MAX_ACTIVE_CHALLENGES_PER_BOT: '10',
+    });
+    try {
+      const challenger = await registerBot(h, { name: 'hourly-challenger' });
+      const opponent = await registerBot(h, { name: 'hourly-opponent' });
+      const challenge = (body: Record<string, unknown>) =>
+        request(h.app).post('/v1/matches').set(bearer(challenger.token)).send(body);
+      const pairing = { black: challenger.id, white: opponent.id };
+      expect((await challenge({ ...pairing, rated: true })).status).toBe(403);
+      expect((await challenge(pairing)).status).toBe(202);
+      expect((await challenge(pairing)).status).toBe(202);
+      const third = await challenge(pairing);
+      expect(third.status).toBe(429);
+      expect(third.body.code).toBe('rate-limited');
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+      for (let i = 0; i < 3; i++) expect(await createMatch(h, challenger.id, opponent.id)).toMatch(/^match_/);
+    } finally {
+      await h.close();
+    }
+  });
+});
