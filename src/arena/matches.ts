@@ -250,7 +250,7 @@ export class MatchService {
 
   async #enqueue(match: MatchRecord): Promise<void> {
     try {
-      await this.deps.queue.enqueue(match.id);
+      await this.deps.queue.enqueue(match.id, match.createdBy === 'admin' ? undefined : 'challenge');
     } catch (error) {
       // The match is stored as queued; the workers' reconciler enqueues it once the queue answers.
       this.deps.onEnqueueFailure?.(match.id, error);

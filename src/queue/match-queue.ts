@@ -3,8 +3,11 @@ import type { Redis } from 'ioredis';
 
 /** Where new matches go to be played. */
 export interface MatchQueue {
-  /** Queues a match; queuing the same match twice queues it once (the job id is the match id). */
-  enqueue(matchId: string): Promise<void>;
+  /**
+   * Queues a match; queuing the same match twice queues it once (the job id is the match id). A
+   * challenge waits behind every match the arena made (matchmaking, tournaments, the admin's).
+   */
+  enqueue(matchId: string, kind?: 'challenge'): Promise<void>;
   /** The queue's own metrics (job counts by state) in the Prometheus text format. */
   prometheusMetrics(): Promise<string>;
   close(): Promise<void>;
@@ -55,8 +58,10 @@ export class BullMatchQueue implements MatchQueue {
     this.queue.on('error', onError);
   }
 
-  async enqueue(matchId: string): Promise<void> {
-    await this.queue.add('play', { matchId }, { jobId: matchId });
+  async enqueue(matchId: string, kind?: 'challenge'): Promise<void> {
+    // BullMQ takes a job without a priority first, then the lowest number: challenges (whose clocks
+    // their makers choose, up to minutes a move) cannot hold rated matches back in the queue.
+    await this.queue.add('play', { matchId }, { jobId: matchId, ...(kind ? { priority: 10 } : {}) });
   }
 
   prometheusMetrics(): Promise<string> {

@@ -5,6 +5,8 @@ import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { matchWorkerFor } from '../support/match-worker.ts';
 import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { scanKeys } from '../support/redis-keys.ts';
@@ -190,6 +192,41 @@ describe('challenges', () => {
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
       for (let i = 0; i < 3; i++) expect(await createMatch(h, challenger.id, opponent.id)).toMatch(/^match_/);
     } finally {
+      await h.close();
+    }
+  });
+
+  it("wait behind the arena's own matches for a worker", async () => {
+    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10' });
+    const bot = await startLoopbackBot(playsFirstLegal());
+    try {
+      const a = await registerBot(h, { name: 'queued-a', url: bot.url });
+      const b = await registerBot(h, { name: 'queued-b', url: bot.url });
+      const challenges: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await request(h.app)
+          .post('/v1/matches')
+          .set(bearer(a.token))
+          .send({ black: a.id, white: b.id });
+        challenges.push(res.body.id);
+      }
+      const arenas = await createMatch(h, b.id, a.id);
+      // One worker slot, opened after all three were queued: the arena's match goes first.
+      const worker = await matchWorkerFor(h, 1);
+      try {
+        const started = async (id: string) => (await h.store.getMatch(id))?.startedAt ?? null;
+        const all = [arenas, ...challenges];
+        await until(
+          async () => (await Promise.all(all.map(started))).every((at) => at !== null),
+          'every match to start',
+        );
+        const first = (await started(arenas))!;
+        for (const id of challenges) expect((await started(id))!).toBeGreaterThanOrEqual(first);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await bot.close();
       await h.close();
     }
   });

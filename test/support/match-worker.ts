@@ -9,14 +9,14 @@ import type { Harness } from './harness.ts';
  * A real match worker (BullMQ, the runner, house bots in-process, pull bots through Redis) on the
  * harness' queue, in this process: it plays every match the API queues, as `npm run worker` would.
  */
-export async function matchWorkerFor(h: Harness) {
+export async function matchWorkerFor(h: Harness, concurrency = 4) {
   const connection = createRedis(h.config.redis.url, 'worker');
   await connection.connect();
   const { runner, close } = runnerFor(h, { pull: pullPlayers(h) });
   const worker = new MatchWorker({
     connection,
     prefix: h.prefix,
-    concurrency: 4,
+    concurrency,
     runner,
     store: h.store,
     queue: h.queue,
