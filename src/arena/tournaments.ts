@@ -55,6 +55,7 @@ export interface NewTournamentInput {
   readonly openings: TournamentOpenings;
   readonly rules?: Partial<MatchRules>;
   readonly rated: boolean;
+  readonly minRatedGames: number;
 }
 
 /** A tournament with everything its page shows. */
@@ -126,6 +127,7 @@ export class TournamentService {
       openings: input.openings,
       gamesPerPairing: input.gamesPerPairing,
       rated: input.rated,
+      minRatedGames: input.minRatedGames,
       rules,
       roundCount: input.format === 'swiss' ? (input.rounds ?? null) : null,
       challenger: input.format === 'gauntlet' ? bots[0]! : null,
@@ -204,8 +206,21 @@ export class TournamentService {
 
   async enter(principal: Principal | null, id: string): Promise<TournamentDetails> {
     const botId = requireBot(principal);
-    if ((await this.deps.store.getBot(botId))?.guest) {
+    const bot = await this.deps.store.getBot(botId);
+    if (bot?.guest) {
       throw new PermissionError('tournaments/guest', 'Guests play single games at /play, not tournaments.');
+    }
+    const tournament = (await this.deps.tournaments.getTournament(id))?.tournament;
+    if (tournament === undefined) throw notFound(id);
+    // Entries are checked, seeds the admin names are not: unchecked, 64 bots registered that hour
+    // filled an open tournament (and could feed a rated one's wins to one of their own).
+    if (bot && (bot.paused !== null || bot.ratedGames < tournament.minRatedGames)) {
+      throw new PermissionError(
+        'tournaments/not-eligible',
+        bot.paused !== null
+          ? 'A bot that matchmaking has paused cannot enter a tournament; any change to the bot resumes it.'
+          : `This tournament takes bots with at least ${tournament.minRatedGames} rated games; this one has ${bot.ratedGames}.`,
+      );
     }
     const outcome = await this.deps.tournaments.enter(id, botId, this.deps.clock.now(), MAX_ENTRANTS);
     if (outcome === 'missing') throw notFound(id);

@@ -637,7 +637,9 @@ export interface paths {
          * Enter the calling bot in an open tournament
          * @description A bot's own token only: entering is the bot's consent to play every game the tournament pairs it
          *     for. `409 tournaments/not-open` once the tournament has started, `409 tournaments/already-entered`
-         *     for a bot already in it, `409 tournaments/full` past 64 entrants.
+         *     for a bot already in it, `409 tournaments/full` past 64 entrants. `403 tournaments/not-eligible` for a
+         *     bot that matchmaking has paused or that has played fewer rated games than the tournament's
+         *     `minRatedGames`: freshly registered bots cannot fill an open tournament.
          */
         post: operations["enterTournament"];
         /**
@@ -1324,6 +1326,11 @@ export interface components {
              * @default false
              */
             rated?: boolean;
+            /**
+             * @description The rated games a bot needs to enter by itself (the bots named here need none).
+             * @default 0
+             */
+            minRatedGames?: number;
         };
         /** @description A tournament without its rounds and results. (Open to extension by Tournament, so no additionalProperties here.) */
         TournamentSummary: {
@@ -1335,6 +1342,8 @@ export interface components {
             /** @enum {integer} */
             gamesPerPairing: 1 | 2;
             rated: boolean;
+            /** @description The rated games a bot needs to enter by itself. */
+            minRatedGames: number;
             rules: components["schemas"]["RulesOptions"];
             /** @description How many rounds it plays; for a round robin or a gauntlet `null` until it starts. */
             roundCount: number | null;

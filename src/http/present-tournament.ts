@@ -21,6 +21,7 @@ export function tournamentSummary(t: TournamentRecord, entrantCount: number): Sc
     openings: t.openings,
     gamesPerPairing: t.gamesPerPairing,
     rated: t.rated,
+    minRatedGames: t.minRatedGames,
     rules: t.rules,
     roundCount: t.roundCount,
     entrantCount: t.seeds?.length ?? entrantCount,

@@ -185,6 +185,7 @@ export const createTournamentBody = z.strictObject({
   openings: z.enum(['standard', 'balanced']),
   rules: rulesInput.optional(),
   rated: z.boolean().default(false),
+  minRatedGames: z.number().int().min(0).max(100_000).default(0),
 });
 tied<Exact<z.input<typeof createTournamentBody>, Schemas['CreateTournamentRequest']>>();
 

@@ -18,6 +18,8 @@ export interface TournamentRecord {
   readonly openings: TournamentOpenings;
   readonly gamesPerPairing: 1 | 2;
   readonly rated: boolean;
+  /** The rated games a bot needs to enter by itself (0 for records from before the setting). */
+  readonly minRatedGames: number;
   /** Every match's rules but the opening (which `openings` decides per pairing). */
   readonly rules: MatchRules;
   /** A Swiss tournament's rounds; a round robin's or gauntlet's schedule length, from the start. */

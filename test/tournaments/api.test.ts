@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeKeys } from '../../src/store/keys.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
@@ -194,6 +195,42 @@ describe('POST and DELETE /v1/tournaments/{id}/entries', () => {
     const missing = await enter('tournament_01JC3T0B5Q8R2M4N6P8S0V2X4Z', bearer(bots[3]!.token));
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('tournaments/not-found');
+  });
+});
+
+describe('a tournament with minRatedGames', () => {
+  it('lets in by themselves only bots with that many rated games and not paused; the admin names anyone', async () => {
+    const seeded = await created({
+      name: 'For the experienced',
+      format: 'round-robin',
+      bots: [bots[0]!.id],
+      openings: 'standard',
+      minRatedGames: 3,
+    });
+    expect(seeded).toMatchObject({ minRatedGames: 3, entrantCount: 1 });
+    const fresh = await registerBot(h, { name: 'fresh-entrant' });
+    const refused = await enter(seeded.id, bearer(fresh.token));
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('tournaments/not-eligible');
+    expect(refused.body.detail).toMatch(/at least 3 rated games; this one has 0/);
+
+    const veteran = await registerBot(h, { name: 'veteran-entrant' });
+    const bot = storeKeys(h.prefix).bot(veteran.id);
+    await h.redis.hset(
+      bot,
+      'ratedGames',
+      '3',
+      'pausedReason',
+      'its last 3 matches ended by its faults',
+      'pausedAt',
+      '1',
+    );
+    const paused = await enter(seeded.id, bearer(veteran.token));
+    expect(paused.status).toBe(403);
+    expect(paused.body.detail).toMatch(/paused/);
+    await h.redis.hdel(bot, 'pausedReason', 'pausedAt');
+    expect((await enter(seeded.id, bearer(veteran.token))).status).toBe(201);
+    expect((await request(h.app).get(`/v1/tournaments/${seeded.id}`)).body.entrantCount).toBe(2);
   });
 });
 
