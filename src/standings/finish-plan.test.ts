@@ -169,6 +169,7 @@ describe('planFinish', () => {
       ['does not pause below the limit', { consecutiveFaults: 0 }, 3, false],
       ['never pauses with a limit of 0', {}, 0, false],
       ['never pauses a house bot', { house: 'greedy' }, 3, false],
+      ['never pauses a guest, who cannot be resumed', { guest: true }, 3, false],
       ['leaves a bot already paused as it was', { paused: { since: 1 } }, 3, false],
     ] as const)('%s', (_name, overrides, pauseAfterFaults, paused) => {
       const black = bot('bot_b', { consecutiveFaults: 2, ...overrides });
@@ -264,7 +265,11 @@ describe('planFinish', () => {
     it("leaves the challenged bot's streak as it was, faulting or not, and never pauses it", () => {
       const plan = challenge('bot_w', { black: bot('bot_b', { consecutiveFaults: 2 }), white: bot('bot_w') });
       expect(updateOf(plan, 'bot_b')).toMatchObject({ consecutiveFaults: null, pause: null });
-      expect(updateOf(plan, 'bot_w')).toMatchObject({ consecutiveFaults: 0 });
+    });
+
+    it("never clears its maker's streak: a partner that never moves would clear it for free", () => {
+      const plan = challenge('bot_w', { black: bot('bot_b'), white: bot('bot_w', { consecutiveFaults: 3 }) });
+      expect(updateOf(plan, 'bot_w')).toMatchObject({ consecutiveFaults: null });
     });
 
     it("counts in the challenger's own streak", () => {

@@ -151,8 +151,8 @@ export function countsForRatings(reason: string): boolean {
  * the other resets its own; a bot whose streak reaches `pauseAfterFaults` is paused (once: a paused
  * bot stays paused as it was). Pull bots too: paired only while they listen, those that listen and
  * never move (twenty such cost three real bots every rated game for a minute) are paused all the
- * same. A challenge leaves the challenged bot's streak as it was:
- * the challenger chose its time control, and three 50 ms challenges paused any bot further away.
+ * same. A challenge leaves the challenged bot's streak as it was (the challenger chose its time
+ * control, and three 50 ms challenges paused any bot further away), and can only extend its maker's.
  *
  * @example
  * const plan = planFinish({ match, bots: { black, white }, result, now, rate: eloRule(config), pauseAfterFaults: 3 });
@@ -180,11 +180,14 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
     const opponent = side === 'black' ? match.white : match.black;
     const score = scoreOf(result, side);
     const change = ratings?.[side];
-    const challenged = match.createdBy !== 'admin' && match.createdBy !== bot.id;
+    const atFault = result.fault?.player === side;
+    // A challenge only adds to its maker's streak: it chose the clock, and a clean end it could
+    // arrange with a partner that never moves would clear its streak for free.
+    const challenge = match.createdBy !== 'admin';
     const streak =
-      status === 'aborted' || challenged
+      status === 'aborted' || (challenge && (match.createdBy !== bot.id || !atFault))
         ? null
-        : result.fault?.player === side
+        : atFault
           ? bot.consecutiveFaults + 1
           : 0;
     updates.push({
@@ -237,7 +240,8 @@ function pauseFor(
   const fault = result.fault;
   // A clean match (streak 0) never pauses; nor does a streak below the limit, or a limit of 0.
   if (fault === undefined || input.pauseAfterFaults <= 0 || streak < input.pauseAfterFaults) return null;
-  if (bot.house !== null || bot.paused !== null) return null;
+  // A guest is a person, never paired by the arena, and cannot be resumed.
+  if (bot.house !== null || bot.guest || bot.paused !== null) return null;
   // The reason is public: it names the fault by its generic text; the detail is the owner's.
   const last = publicFaultText(fault, fault.reason ?? result.reason);
   return {
