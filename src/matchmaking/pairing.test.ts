@@ -99,6 +99,22 @@ describe('pairBots', () => {
     }
   });
 
+  it('keeps one pairing a round for the bots at fault, however many clean bots could fill the round', () => {
+    const clean = Array.from({ length: 24 }, (_, i) => bot(`clean-${i}`, 1500 + i, 10, 2));
+    const faulted: Candidate = { ...bot('faulted-once', 1500, 10, 2), faultStreak: 1 };
+    let played = 0;
+    for (let seed = 0; seed < 20; seed++) {
+      const pairs = pairBots(
+        [...clean, faulted],
+        { ...options, maxPairs: 10, matchesPerPair: 2 },
+        seededRandom(seed),
+      );
+      expect(pairs).toHaveLength(10);
+      if (pairs.some((p) => p.black === 'faulted-once' || p.white === 'faulted-once')) played++;
+    }
+    expect(played).toBe(20);
+  });
+
   it('still pairs a bot with one at fault when no other is free', () => {
     const sybil = (id: string): Candidate => ({ ...bot(id, 1500, 0), faultStreak: 1 });
     const pairs = pairBots([sybil('s1'), sybil('s2'), bot('real', 1600, 40)], options, seededRandom(1));

@@ -1,6 +1,7 @@
 /**
  * Who plays whom next: pure, with an injected random source. Bots whose last matches ended by their
- * faults go last, so that a few bots that never move cannot take a round's pairings; then bots with
+ * faults go last, so that a few bots that never move cannot take a round's pairings (one pairing a
+ * round is theirs, so that they are not shut out for good); then bots with
  * few games go first (their ratings are the least certain); each one's opponent is drawn mostly among the nearest ratings,
  * sometimes from anywhere (the Halite arena's scheme: near games sharpen the order, far ones keep
  * separate clusters of the ladder comparable). Colours go to even out each bot's black/white count.
@@ -75,9 +76,14 @@ export function pairBots(
     .sort((x, y) => Number(x.faultStreak > 0) - Number(y.faultStreak > 0) || x.ratedGames - y.ratedGames);
   const pairs: Pairing[] = [];
 
+  // One pairing a round is kept for the bots at fault, when there are any and room for two: served
+  // last and never chosen by a clean bot, one that faulted once would otherwise wait for good in a
+  // busy arena, with no clean match to end its streak.
+  const kept = options.maxPairs >= 2 && candidates.some((c) => c.faultStreak > 0) ? 1 : 0;
   for (const bot of order) {
-    if (pairs.length >= options.maxPairs) break;
-    while (free(bot.id) && pairs.length < options.maxPairs) {
+    const room = bot.faultStreak > 0 ? options.maxPairs : options.maxPairs - kept;
+    if (pairs.length >= room) continue;
+    while (free(bot.id) && pairs.length < room) {
       const others = candidates.filter(
         (other) =>
           other.id !== bot.id &&
