@@ -102,20 +102,34 @@ function operationLimiter(
     readonly skip?: (req: Request, res: Response) => boolean;
   },
 ): RequestHandler {
-  return rateLimit({
+  const store = stores(options.limiter);
+  const limiter = rateLimit({
     windowMs: options.windowMs,
     limit: options.limit,
     standardHeaders: false,
     legacyHeaders: false,
-    skipFailedRequests: true,
     ...(options.skip ? { skip: options.skip } : {}),
     keyGenerator: options.key,
     validate,
-    store: stores(options.limiter),
+    store,
     handler: (_req, _res, next) => {
       next(new RateLimitedError(options.refusal, Math.ceil(options.windowMs / 1000)));
     },
   });
+  // A refused request is given back once its refusal is sent whole, not when the connection closes
+  // first (express-rate-limit's skipFailedRequests): a client that reset the connection after its
+  // body was read, before the answer, got its bot or match made and its count given back.
+  return (req, res, next) => {
+    limiter(req, res, (error?: unknown) => {
+      if (error === undefined && !options.skip?.(req, res)) {
+        res.once('finish', () => {
+          if (res.statusCode >= 400 && res.statusCode !== 429)
+            Promise.resolve(store.decrement(options.key(req, res))).catch(() => {});
+        });
+      }
+      next(error);
+    });
+  };
 }
 
 /**

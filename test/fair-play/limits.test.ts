@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
@@ -192,6 +193,45 @@ describe('challenges', () => {
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
       for (let i = 0; i < 3; i++) expect(await createMatch(h, challenger.id, opponent.id)).toMatch(/^match_/);
     } finally {
+      await h.close();
+    }
+  });
+
+  it('count every challenge made, even when the client resets the connection before the answer', async () => {
+    const h = await createHarness({
+      RATE_LIMIT_CHALLENGES_PER_HOUR: '1000',
+      MAX_ACTIVE_CHALLENGES_PER_BOT: '1000',
+    });
+    const site = await serve(h);
+    try {
+      const a = await registerBot(h, { name: 'abort-a' });
+      const b = await registerBot(h, { name: 'abort-b' });
+      const body = JSON.stringify({ black: a.id, white: b.id });
+      const counted = async () => Number((await h.redis.get(`${h.prefix}:rate:challenge:b:${a.id}`)) ?? 0);
+      const made = async () => (await h.store.listMatches({ limit: 100 })).items.length;
+      const { port } = new URL(site.origin);
+      // Reset after 0 to 7 ms: some resets land after the body was read and before the answer.
+      for (let i = 0; i < 32; i++) {
+        const [countedBefore, madeBefore] = [await counted(), await made()];
+        await new Promise<void>((resolve) => {
+          const socket = connect(Number(port), '127.0.0.1', () => {
+            socket.write(
+              `POST /v1/matches HTTP/1.1\r\nHost: arena\r\nAuthorization: Bearer ${a.token}\r\n` +
+                `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+            );
+            setTimeout(() => {
+              socket.resetAndDestroy();
+              resolve();
+            }, i % 8);
+          });
+        });
+        // Long enough for the request to finish on the server, whatever became of its answer.
+        await new Promise((settle) => setTimeout(settle, 150));
+        // A request cut before its body was read counts and makes nothing; none may make and not count.
+        expect((await counted()) - countedBefore).toBeGreaterThanOrEqual((await made()) - madeBefore);
+      }
+    } finally {
+      await site.close();
       await h.close();
     }
   });
