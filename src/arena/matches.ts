@@ -137,7 +137,7 @@ export class MatchService {
   constructor(private readonly deps: MatchServiceDeps) {}
 
   async create(principal: Principal | null, input: NewMatchInput): Promise<MatchRecord> {
-    const { match, challenger } = await this.#prepare(principal, input);
+    const { match, challenger, queuedAs } = await this.#prepare(principal, input);
     const { store, limits } = this.deps;
     const stored = await store.createMatch(
       match,
@@ -151,7 +151,7 @@ export class MatchService {
         'matches/too-many-active',
       );
     }
-    await this.#enqueue(match);
+    await this.#enqueue(match, queuedAs);
     return match;
   }
 
@@ -178,11 +178,14 @@ export class MatchService {
     return matches;
   }
 
-  /** The queued match `input` asks for, once every rule allows it, and the bot challenging, if one is. */
+  /**
+   * The queued match `input` asks for, once every rule allows it, the bot challenging, if one is,
+   * and how it waits in the queue.
+   */
   async #prepare(
     principal: Principal | null,
     input: NewMatchInput,
-  ): Promise<{ match: MatchRecord; challenger: string | null }> {
+  ): Promise<{ match: MatchRecord; challenger: string | null; queuedAs: 'challenge' | undefined }> {
     const who = requireBotOrAdmin(principal, [input.black, input.white], 'create a match between these bots');
     const challenger = who.kind === 'bot' ? who.botId : null;
     if (input.black === input.white) {
@@ -245,12 +248,14 @@ export class MatchService {
       createdBy: challenger ?? 'admin',
       createdAt: now,
     });
-    return { match, challenger };
+    // A bots' challenge waits behind the arena's matches; a person at /play does not.
+    const queuedAs = challenger !== null && !guest ? ('challenge' as const) : undefined;
+    return { match, challenger, queuedAs };
   }
 
-  async #enqueue(match: MatchRecord): Promise<void> {
+  async #enqueue(match: MatchRecord, queuedAs?: 'challenge'): Promise<void> {
     try {
-      await this.deps.queue.enqueue(match.id, match.createdBy === 'admin' ? undefined : 'challenge');
+      await this.deps.queue.enqueue(match.id, queuedAs);
     } catch (error) {
       // The match is stored as queued; the workers' reconciler enqueues it once the queue answers.
       this.deps.onEnqueueFailure?.(match.id, error);

@@ -237,7 +237,7 @@ export interface paths {
          *     most `MAX_ACTIVE_CHALLENGES_PER_BOT` challenges it created queued or running at once
          *     (`429 matches/too-many-active` with `Retry-After`) and make at most `RATE_LIMIT_CHALLENGES_PER_HOUR` an
          *     hour (`429 rate-limited`; refused requests do not count). When the workers are busy, a challenge waits
-         *     behind every match the arena made (matchmaking, tournaments, the admin's).
+         *     behind every match the arena made (matchmaking, tournaments, the admin's); a guest's game does not.
          *
          *     **Guests** (`POST /v1/guests`): a match a guest plays in is always unrated (`rated: true` is refused
          *     with `403 matches/guest-unrated`), and may have up to `GUEST_TIME_LIMIT_MS_MAX` a move (`guestTimeLimitMs`

@@ -250,17 +250,24 @@ describe('challenges', () => {
           .send({ black: a.id, white: b.id });
         challenges.push(res.body.id);
       }
+      // A person at /play is no bots' challenge: a guest's game does not wait behind the arena's.
+      const guest = (await request(h.app).post('/v1/guests')).body;
+      const person = await request(h.app)
+        .post('/v1/matches')
+        .set(bearer(guest.token))
+        .send({ black: a.id, white: guest.id, rules: { timeLimitMs: 100, overageMs: 0 } });
+      expect(person.status, JSON.stringify(person.body)).toBe(202);
       const arenas = await createMatch(h, b.id, a.id);
-      // One worker slot, opened after all three were queued: the arena's match goes first.
+      // One worker slot, opened after all four were queued: the arena's match and the guest's go first.
       const worker = await matchWorkerFor(h, 1);
       try {
         const started = async (id: string) => (await h.store.getMatch(id))?.startedAt ?? null;
-        const all = [arenas, ...challenges];
+        const all = [arenas, person.body.id, ...challenges];
         await until(
           async () => (await Promise.all(all.map(started))).every((at) => at !== null),
           'every match to start',
         );
-        const first = (await started(arenas))!;
+        const first = Math.max((await started(arenas))!, (await started(person.body.id))!);
         for (const id of challenges) expect((await started(id))!).toBeGreaterThanOrEqual(first);
       } finally {
         await worker.close();
