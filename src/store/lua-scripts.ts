@@ -12,14 +12,14 @@
 import { MATCH_EVENTS_KEPT } from './match-events.ts';
 
 /**
- * Lua that ends a script with a NOPERM error unless its user may run `command` with `args` (Lua
- * expressions): Redis keeps what a script wrote before a command failed, so a script checks the
+ * Lua that ends a script with a NOPERM error unless its user may run `command` with `args` (all Lua
+ * expressions: `"'SET'"`, `'KEYS[1]'`): Redis keeps what a script wrote before a command failed, so a script checks the
  * commands it will write with before its first write. Redis 7 gives a new ACL user no channel
  * unless told to, and an operator may deny single commands (`+@all -xadd`).
  */
 function refuseUnlessAllowed(command: string, ...args: string[]): string {
-  return `if not redis.acl_check_cmd('${command}', ${args.join(', ')}) then
-  return redis.error_reply('NOPERM the Redis user may not run ${command} on ' .. ${args[0]})
+  return `if not redis.acl_check_cmd(${command}, ${args.join(', ')}) then
+  return redis.error_reply('NOPERM the Redis user may not run ' .. ${command} .. ' on ' .. ${args[0]})
 end`;
 }
 
@@ -206,10 +206,10 @@ return status
  * the run's), -1 when the match is not running.
  */
 export const APPEND_MOVES = `
-${refuseUnlessAllowed('PUBLISH', 'ARGV[#ARGV]', "''")}
-${refuseUnlessAllowed('SET', 'KEYS[1]', "''")}
-${refuseUnlessAllowed('HSET', 'KEYS[2]', "'moveCount'", "''")}
-${refuseUnlessAllowed('XADD', 'KEYS[3]', "'*'", "'type'", "'move'")}
+${refuseUnlessAllowed("'PUBLISH'", 'ARGV[#ARGV]', "''")}
+${refuseUnlessAllowed("'SET'", 'KEYS[1]', "''")}
+${refuseUnlessAllowed("'HSET'", 'KEYS[2]', "'moveCount'", "''")}
+${refuseUnlessAllowed("'XADD'", 'KEYS[3]', "'*'", "'type'", "'move'")}
 local results = {}
 for i = 1, #KEYS, 3 do
   local a = (i - 1) / 3 * 5 + 1
@@ -242,8 +242,8 @@ return results
  */
 export const ANNOUNCE_TURN = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
-${refuseUnlessAllowed('PUBLISH', 'ARGV[2]', "''")}
-${refuseUnlessAllowed('XADD', 'KEYS[2]', "'*'", "'type'", "'turn'")}
+${refuseUnlessAllowed("'PUBLISH'", 'ARGV[2]', "''")}
+${refuseUnlessAllowed("'XADD'", 'KEYS[2]', "'*'", "'type'", "'turn'")}
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'turn', 'data', ARGV[1])
 redis.call('PUBLISH', ARGV[2], KEYS[2])
 return 1
@@ -273,8 +273,8 @@ return 1
 export const SUBMIT_ACTION = `
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
-${refuseUnlessAllowed('PUBLISH', 'KEYS[2]', "''")}
-${refuseUnlessAllowed('SET', 'KEYS[1]', "''")}
+${refuseUnlessAllowed("'PUBLISH'", 'KEYS[2]', "''")}
+${refuseUnlessAllowed("'SET'", 'KEYS[1]', "''")}
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 if KEYS[3] then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
 redis.call('PUBLISH', KEYS[2], ARGV[1])
@@ -334,9 +334,7 @@ while a <= #ARGV do
   local write = { command = ARGV[a + 1], key = KEYS[tonumber(ARGV[a + 2])], args = {} }
   for j = 1, count - 2 do write.args[j] = ARGV[a + 2 + j] end
   -- Every write is allowed before any is made: a script that fails halfway keeps what it wrote.
-  if not redis.acl_check_cmd(write.command, write.key, unpack(write.args)) then
-    return redis.error_reply('NOPERM the Redis user may not run ' .. write.command .. ' on ' .. write.key)
-  end
+  ${refuseUnlessAllowed('write.command', 'write.key', 'unpack(write.args)')}
   writes[#writes + 1] = write
   a = a + 1 + count
 end
