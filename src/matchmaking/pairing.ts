@@ -1,9 +1,9 @@
 /**
  * Who plays whom next: pure, with an injected random source. Bots whose last matches ended by their
  * faults go last, so that a few bots that never move cannot take a round's pairings (one pairing a
- * round is theirs, so that they are not shut out for good); then bots with
- * few games go first (their ratings are the least certain); each one's opponent is drawn mostly among the nearest ratings,
- * sometimes from anywhere (the Halite arena's scheme: near games sharpen the order, far ones keep
+ * round is theirs, so that they are not shut out for good); then bots with few games go first
+ * (their ratings are the least certain); each one's opponent is drawn mostly among the nearest
+ * ratings, sometimes from anywhere (the Halite arena's scheme: near games sharpen the order, far ones keep
  * separate clusters of the ladder comparable). Colours go to even out each bot's black/white count.
  */
 
