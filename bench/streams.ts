@@ -14,9 +14,9 @@
  *
  * Prints, as one JSON line last: Redis connections during the waits (every client of the private
  * server but the bench's own), wake-up p50/p99 for streams and long polls, the rate the turns were
- * opened at, the API's CPU time per turn (its process' whole CPU over the measured turns), and the
- * API's memory per open wait (heap and RSS growth, after GC, over every stream
- * and long poll).
+ * opened at, the API's CPU time per turn (its process' whole CPU over the measured turns), the
+ * commands Redis ran per turn (all, and XREADs), and the API's memory per open wait (heap and RSS
+ * growth, after GC, over every stream and long poll).
  */
 
 import { type ChildProcess, fork } from 'node:child_process';
@@ -153,7 +153,13 @@ async function main(): Promise<void> {
     const warmup = await openFirstTurns(bots.slice(n));
     await pause(500);
     const profiler = values.profile ? await startProfile() : undefined;
+    const callsBefore = await commandCalls(admin);
     const measured = await openFirstTurns(bots.slice(0, n));
+    const callsAfter = await commandCalls(admin);
+    const perTurn = (command: string) =>
+      Math.round(
+        (((callsAfter.get(command) ?? 0) - (callsBefore.get(command) ?? 0)) / measured.movers) * 100,
+      ) / 100;
     if (profiler && values.profile) await profiler.stop(values.profile);
     const { stream: streams, poll: polls } = measured;
     const all = [...streams, ...polls].sort((a, b) => a - b);
@@ -168,6 +174,8 @@ async function main(): Promise<void> {
         connectionNames: [...new Set(connectionNames)],
         turnsPerSecond: { asked: rate, opened: measured.turnsPerSecond },
         apiCpuMsPerTurn: measured.apiCpuMsPerTurn,
+        // Commands Redis ran per turn, the opener's included (its script and the turn's reads).
+        redisCommandsPerTurn: { all: perTurn('all'), xread: perTurn('xread') },
         wakeups: { stream: streams.length, longPoll: polls.length, expected: 2 * measured.movers },
         wakeupMs: {
           stream: { p50: percentile(streams, 50), p99: percentile(streams, 99) },
@@ -192,6 +200,18 @@ async function main(): Promise<void> {
     admin.disconnect();
     server.stop();
   }
+}
+
+/** How many times Redis has run each command (`INFO commandstats`), and `all` of them. */
+async function commandCalls(admin: Redis): Promise<Map<string, number>> {
+  const calls = new Map<string, number>();
+  for (const [, command, count] of ((await admin.info('commandstats')) as string).matchAll(
+    /^cmdstat_([^:]+):calls=(\d+)/gm,
+  )) {
+    calls.set(command as string, Number(count));
+    calls.set('all', (calls.get('all') ?? 0) + Number(count));
+  }
+  return calls;
 }
 
 /**

@@ -4,9 +4,23 @@ import type { ChannelWakeups } from './channel-wakeups.ts';
 /** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
 export type StreamEntry = [id: string, fields: string[]];
 
-/** Lets its holder end the wait it was given to: `wait` is that wait while it lasts. */
+/**
+ * Lets its holder end the wait it was given to: `wait` is that wait while it lasts. `caughtUp` is
+ * the StreamWaits' note of how far a read took its last wait (see `StreamWaits.wait`).
+ */
 export interface WaitHandle {
   wait: { cancel(): void } | undefined;
+  caughtUp?: CaughtUp | undefined;
+}
+
+/**
+ * A wait answered by a read that took it to the end of its stream: `id` is the last entry, and
+ * `heard` the count of announcements the process had heard when the answer came.
+ */
+interface CaughtUp {
+  readonly key: string;
+  readonly id: string;
+  readonly heard: number;
 }
 
 /** A wait's arguments: see `StreamWaits.wait`. */
@@ -45,11 +59,15 @@ class StreamWait {
     waiters.add(this);
   }
 
-  /** Settles the wait with `entries`; it leaves its stream's waiters. */
-  done(entries: StreamEntry[]): void {
+  /**
+   * Settles the wait with `entries`; it leaves its stream's waiters. `caughtUp`, from a read that
+   * reached the stream's end, is noted on the handle for its next wait.
+   */
+  done(entries: StreamEntry[], caughtUp?: CaughtUp): void {
     if (this.#settled) return;
     this.#settled = true;
     if (this.handle?.wait === this) this.handle.wait = undefined;
+    if (this.handle && caughtUp) this.handle.caughtUp = caughtUp;
     clearTimeout(this.#timer);
     this.signal.removeEventListener('abort', this);
     this.waiters.delete(this);
@@ -86,8 +104,9 @@ const RETRY_MS = 100;
  * step as its XADD (see `keys.streamAppends`). One subscriber connection per process (shared with
  * the other channels it listens to) hears of each append; the waits on that stream then read it,
  * without blocking, over the process' ordinary connection. The stream stays the truth: a wait reads
- * it once when it begins (entries already there answer at once), and every wait reads it again when
- * the subscriber comes back from a reconnect, since messages published meanwhile are lost.
+ * it once when it begins (entries already there answer at once; `wait` tells the one exception),
+ * and every wait reads it again when the subscriber comes back from a reconnect, since messages
+ * published meanwhile are lost.
  *
  * Measured against the design it replaces (one `XREAD BLOCK` over every waited stream, re-sent
  * after each wake-up on four blocking connections): that re-send cost the API about 0.4 ms of CPU
@@ -108,6 +127,8 @@ export class StreamWaits {
   #closed = false;
   /** Whether the last listen or read failed: a run of failures is reported once. */
   #failing = false;
+  /** Announcements heard (and comebacks of the subscriber, which stand for any): see `wait`. */
+  #heard = 0;
 
   /**
    * @param redis reads the streams (no blocking command is sent on it).
@@ -126,8 +147,18 @@ export class StreamWaits {
    * The entries of stream `key` after `afterId`, as soon as there is one, or `[]` when `timeoutMs`
    * passes or `signal` aborts first. Entries already there answer at once. `handle.wait.cancel()`,
    * while the wait lasts, ends it with `[]`: cheaper than a signal of its own per waiter.
+   *
+   * A wait reads its stream once when it begins, for what was appended before it was there to be
+   * woken, except the wait of a holder whose last wait a read took to the end of this stream, at
+   * `afterId`, with nothing heard since (an event stream waiting again as soon as it has written
+   * what it was given). Anything appended after that read is announced after it: an announcement
+   * heard before this wait began woke the last one and left its stream to be read (a read pending
+   * or in flight, from an id no newer than `afterId`, which serves this wait too), and one heard
+   * after wakes this wait. A busy event stream so costs one read per wake-up, not two.
    */
   wait(...[key, afterId, timeoutMs, signal, handle]: WaitArguments): Promise<StreamEntry[]> {
+    const caughtUp = handle?.caughtUp;
+    if (handle) handle.caughtUp = undefined;
     if (this.#closed || signal.aborted) return Promise.resolve([]);
     let waiters = this.#waiters.get(key);
     if (waiters === undefined) {
@@ -138,6 +169,13 @@ export class StreamWaits {
     const waiting = new Promise<StreamEntry[]>((resolve) => {
       new StreamWait(afterId, this.#waiters, key, mine, resolve, signal, handle, timeoutMs);
     });
+    const missedNothing =
+      caughtUp !== undefined &&
+      caughtUp.key === key &&
+      caughtUp.id === afterId &&
+      caughtUp.heard === this.#heard &&
+      this.#unlisten !== undefined;
+    if (missedNothing) return waiting;
     // Read once the channel is heard: an append after that read wakes the wait, one before it is read.
     this.#listen().then(
       () => this.#wake(key),
@@ -160,7 +198,10 @@ export class StreamWaits {
 
   #listen(): Promise<unknown> {
     this.#listening ??= this.wakeups
-      .listen(this.channel, (key) => this.#wake(key))
+      .listen(this.channel, (key) => {
+        this.#heard++;
+        this.#wake(key);
+      })
       .then((unlisten) => {
         if (this.#closed) unlisten();
         else this.#unlisten = unlisten;
@@ -178,7 +219,10 @@ export class StreamWaits {
   #relisten(): void {
     if (this.#closed || this.#waiters.size === 0) return;
     this.#listen().then(
-      () => this.#wake(undefined),
+      () => {
+        this.#heard++;
+        this.#wake(undefined);
+      },
       () => {},
     );
   }
@@ -232,14 +276,17 @@ export class StreamWaits {
     const fromIds = new Map(keys.map((key, i) => [key, ids[i] as string]));
     for (const [key, entries] of reply ?? []) {
       const from = fromIds.get(key) ?? '0-0';
+      // A full read may have stopped short of the stream's end (and of a later wait's entries).
+      const full = entries.length === ENTRIES_PER_READ;
+      const last = entries.at(-1)?.[0];
+      const caughtUp = full || last === undefined ? undefined : { key, id: last, heard: this.#heard };
       for (const waiter of [...(this.#waiters.get(key) ?? [])]) {
         // A wait that began since, from an older id, is not covered: its own read serves it.
         if (compareIds(waiter.afterId, from) < 0) continue;
         const after = entries.filter(([id]) => compareIds(id, waiter.afterId) > 0);
-        if (after.length > 0) waiter.done(after);
+        if (after.length > 0) waiter.done(after, caughtUp);
       }
-      // A full read may have stopped short of a later wait's entries.
-      if (entries.length === ENTRIES_PER_READ) this.#wake(key);
+      if (full) this.#wake(key);
     }
   }
 }
@@ -272,6 +319,7 @@ export interface StreamReaderOptions<Event> {
  */
 export class StreamReader<Event> implements WaitHandle {
   wait: { cancel(): void } | undefined = undefined;
+  caughtUp: WaitHandle['caughtUp'] = undefined;
   #closed = false;
 
   constructor(private readonly options: StreamReaderOptions<Event>) {}

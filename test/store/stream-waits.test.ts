@@ -1,7 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelWakeups } from '../../src/store/channel-wakeups.ts';
-import { StreamWaits } from '../../src/store/stream-waits.ts';
+import { StreamWaits, type WaitHandle } from '../../src/store/stream-waits.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `test:stream-waits:${process.pid}:${Date.now()}`;
@@ -17,6 +17,7 @@ afterAll(async () => {
 
 const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
 const values = (entries: [string, string[]][]) => entries.map(([, fields]) => fields[1]);
+const lastId = (entries: [string, string[]][]) => entries.at(-1)?.[0] ?? '0-0';
 
 let made = 0;
 
@@ -111,6 +112,66 @@ describe('StreamWaits', () => {
     const older = waits.wait(key, '0-0', 3000, signal);
     expect(values(await newer)).toEqual(['2']);
     expect(values(await older)).toEqual(['1', '2']);
+    await close();
+  });
+
+  it('does not read again for a holder that waits again at once from where a read left it, and misses nothing', async () => {
+    let xreads = 0;
+    const counted = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property !== 'xread') return Reflect.get(target, property, receiver);
+        return (...args: (string | number)[]) => {
+          xreads++;
+          return target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
+        };
+      },
+    });
+    const { waits, append, close } = streamWaits(counted);
+    const key = `${prefix}:again`;
+    const signal = new AbortController().signal;
+    const handle: WaitHandle = { wait: undefined };
+    const first = waits.wait(key, '0-0', 2000, signal, handle);
+    await expect.poll(() => xreads).toBe(1); // its own read: nothing yet
+    // As an event stream does: the next wait begins as soon as the last one answered.
+    const second = first.then((entries) => waits.wait(key, lastId(entries), 2000, signal, handle));
+    await append(key, '1');
+    await pause(50);
+    await append(key, '2');
+    expect(values(await second)).toEqual(['2']);
+    expect(xreads).toBe(3); // a read per append, and none when the holder waited again
+    // Appended while nobody waited, heard and dropped: a later wait from the same place reads it.
+    await append(key, '3');
+    await pause(50);
+    const secondId = lastId((await redis.xrange(key, '-', '+')).slice(0, 2));
+    expect(values(await waits.wait(key, secondId, 2000, signal, handle))).toEqual(['3']);
+    expect(xreads).toBe(4);
+    await close();
+  });
+
+  it('serves a holder waiting again with what was announced while its last read was out', async () => {
+    // Replies to XREAD come 100 ms late: the second append is heard while the read of the first is out.
+    const lateReads = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property !== 'xread') return Reflect.get(target, property, receiver);
+        return async (...args: (string | number)[]) => {
+          const reply = await target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
+          await pause(100);
+          return reply;
+        };
+      },
+    });
+    const { waits, append, close } = streamWaits(lateReads);
+    const key = `${prefix}:heard-meanwhile`;
+    const signal = new AbortController().signal;
+    const handle: WaitHandle = { wait: undefined };
+    const first = waits.wait(key, '0-0', 3000, signal, handle);
+    await pause(150); // its own read answered: nothing yet
+    const second = first.then((entries) => waits.wait(key, lastId(entries), 3000, signal, handle));
+    await append(key, '1');
+    await pause(30); // the read the first append woke is out
+    await append(key, '2');
+    expect(values(await first)).toEqual(['1']);
+    expect(values(await second)).toEqual(['2']);
     await close();
   });
 
