@@ -29,10 +29,22 @@ export type PlayResult = { ok: true; position: Position; flips: Square[] } | { o
 
 const OUT = new Int32Array(2);
 
-// The functions below read the mover's and the opponent's halves straight off the position: they run
-// several times per move, and returning the four halves as a tuple made garbage on every call.
+/**
+ * The halves of the side to move's discs, then of its opponent's: what the bitboard core takes. For
+ * `play` and `trappingDirections`, once a move, where the tuple is nothing next to the squares they
+ * return; `canPlace` runs several times a move and reads the halves itself.
+ */
+function moverAndOpponent(pos: Position): [pl: number, ph: number, ol: number, oh: number] {
+  return pos.toMove === 'black'
+    ? [pos.blackLo, pos.blackHi, pos.whiteLo, pos.whiteHi]
+    : [pos.whiteLo, pos.whiteHi, pos.blackLo, pos.blackHi];
+}
 
-/** True when the player to move (`mover`) or its opponent (`!mover`) can place; leaves the mask in OUT. */
+/**
+ * True when the player to move (`mover`) or its opponent (`!mover`) can place; leaves the mask in OUT.
+ * Reads the halves straight off the position: it runs several times a move, and a tuple of them
+ * made garbage on every call.
+ */
 function canPlace(pos: Position, mover: boolean): boolean {
   if ((pos.toMove === 'black') === mover) {
     legalMoveMask(pos.blackLo, pos.blackHi, pos.whiteLo, pos.whiteHi, OUT);
@@ -85,11 +97,7 @@ export function isGameOver(pos: Position): boolean {
 export function trappingDirections(pos: Position, square: Square): Direction[] {
   const sq = squareIndex(square);
   if (sq < 0) throw new RulesError('reversi/malformed-square', `not a square: ${String(square)}`);
-  const black = pos.toMove === 'black';
-  const pl = black ? pos.blackLo : pos.whiteLo;
-  const ph = black ? pos.blackHi : pos.whiteHi;
-  const ol = black ? pos.whiteLo : pos.blackLo;
-  const oh = black ? pos.whiteHi : pos.blackHi;
+  const [pl, ph, ol, oh] = moverAndOpponent(pos);
   if (((sq < 32 ? pl | ol : ph | oh) & (1 << (sq & 31))) !== 0) return [];
   flipMask(pl, ph, ol, oh, sq, OUT);
   const fl = OUT[0]!;
@@ -116,11 +124,7 @@ function fail(code: RulesError['code'], message: string): PlayResult {
  * if (first.ok) first.flips; // ['e4']
  */
 export function play(pos: Position, move: Move, rules: RulesOptions): PlayResult {
-  const black = pos.toMove === 'black';
-  const pl = black ? pos.blackLo : pos.whiteLo;
-  const ph = black ? pos.blackHi : pos.whiteHi;
-  const ol = black ? pos.whiteLo : pos.blackLo;
-  const oh = black ? pos.whiteHi : pos.blackHi;
+  const [pl, ph, ol, oh] = moverAndOpponent(pos);
   const square: unknown = typeof move === 'object' && move !== null ? move.square : undefined;
   const next: Color = opponent(pos.toMove);
   if (!canPlace(pos, true)) {
