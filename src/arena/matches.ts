@@ -12,7 +12,13 @@ import { type ReversiOptions, reversi } from '../game/index.ts';
 import { newId } from '../ids.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import { type Opening, openings, RulesError } from '../reversi/index.ts';
-import type { MatchRecord, MatchRules, MoveRecord, Page } from '../store/records.ts';
+import {
+  type MatchRecord,
+  type MatchRules,
+  type MoveRecord,
+  type Page,
+  queueClassOf,
+} from '../store/records.ts';
 import type { ArenaStore, MatchQuery } from '../store/store.ts';
 import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 
@@ -248,9 +254,7 @@ export class MatchService {
       createdBy: challenger ?? 'admin',
       createdAt: now,
     });
-    // A bots' challenge waits behind the arena's matches; a person at /play does not.
-    const queuedAs = challenger !== null && !guest ? ('challenge' as const) : undefined;
-    return { match, challenger, queuedAs };
+    return { match, challenger, queuedAs: queueClassOf(match, [black, white]) };
   }
 
   async #enqueue(match: MatchRecord, queuedAs?: 'challenge'): Promise<void> {

@@ -10,6 +10,7 @@ import {
   type MatchJobData,
   type MatchQueue,
 } from '../queue/match-queue.ts';
+import { queueClassOf } from '../store/records.ts';
 import { listenToBullWorker, type RedisOutageLog } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type { MatchRunner } from './runner.ts';
@@ -114,8 +115,16 @@ export class MatchWorker {
   /** Queues again any match stored as queued whose job was lost (e.g. the queue was down when it was created). */
   async reconcile(): Promise<void> {
     try {
-      const ids = await this.options.store.matchIdsInStatus('queued', 500);
-      for (const id of ids) await this.options.queue.enqueue(id);
+      const { store, queue } = this.options;
+      const ids = await store.matchIdsInStatus('queued', 500);
+      // Each in its class, as it was first queued: a lost challenge must not come back ahead.
+      const matches = await Promise.all(ids.map((id) => store.getMatch(id)));
+      for (const match of matches) {
+        if (match === null) continue;
+        const players =
+          match.createdBy === 'admin' ? [] : await store.getBots([match.black.id, match.white.id]);
+        await queue.enqueue(match.id, queueClassOf(match, players));
+      }
       await this.options.reconcileAlso?.();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'reconcile failed; will try again');

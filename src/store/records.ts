@@ -166,6 +166,18 @@ export interface MatchRecord {
   readonly tournament?: TournamentRef;
 }
 
+/**
+ * How a queued match waits for a worker: a bots' challenge (made with a bot's token, whose maker
+ * picks clocks of up to minutes a move) behind the arena's own matches; the arena's matches and a
+ * person's game at /play (a guest among `players`) as they come.
+ */
+export function queueClassOf(
+  match: Pick<MatchRecord, 'createdBy'>,
+  players: readonly (Pick<BotRecord, 'guest'> | null | undefined)[],
+): 'challenge' | undefined {
+  return match.createdBy !== 'admin' && !players.some((bot) => bot?.guest === true) ? 'challenge' : undefined;
+}
+
 export interface TournamentRef {
   readonly id: string;
   readonly round: number;

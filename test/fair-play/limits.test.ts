@@ -277,4 +277,47 @@ describe('challenges', () => {
       await h.close();
     }
   });
+
+  it("keep their place behind the arena's matches when the reconciler queues them again", async () => {
+    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10' });
+    const bot = await startLoopbackBot(playsFirstLegal());
+    try {
+      const a = await registerBot(h, { name: 'requeued-a', url: bot.url });
+      const b = await registerBot(h, { name: 'requeued-b', url: bot.url });
+      const challenges: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await request(h.app)
+          .post('/v1/matches')
+          .set(bearer(a.token))
+          .send({ black: a.id, white: b.id });
+        challenges.push(res.body.id);
+      }
+      const arenas = await createMatch(h, b.id, a.id);
+      // Every job lost (stored as queued, as when the queue was down), the challenges oldest: the
+      // worker's reconciler queues all three again, in that order, while the queue is paused.
+      const { queue } = h.queue;
+      for (const id of [...challenges, arenas]) await queue.remove(id);
+      await queue.pause();
+      const worker = await matchWorkerFor(h, 1);
+      try {
+        await until(
+          async () => (await queue.getJobCountByTypes('paused', 'wait', 'prioritized')) === 3,
+          'the jobs queued again',
+        );
+        await queue.resume();
+        const started = async (id: string) => (await h.store.getMatch(id))?.startedAt ?? null;
+        await until(
+          async () => (await Promise.all([arenas, ...challenges].map(started))).every((at) => at !== null),
+          'every match to start',
+        );
+        for (const id of challenges)
+          expect((await started(id))!).toBeGreaterThanOrEqual((await started(arenas))!);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await bot.close();
+      await h.close();
+    }
+  });
 });
