@@ -67,7 +67,12 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
   }
   const matches = new MatchService({
     store,
-    queue: { enqueue: async () => {}, prometheusMetrics: async () => '', close: async () => {} },
+    queue: {
+      enqueue: async () => {},
+      promoteChallenges: async () => 0,
+      prometheusMetrics: async () => '',
+      close: async () => {},
+    },
     clock: systemClock,
     random: secureRandomBytes,
     limits: config.limits,

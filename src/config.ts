@@ -94,6 +94,8 @@ const envSchema = z.object({
   WORKER_TURN_SLICE_MS: integer(2, 0),
   /** A match whose worker died is taken over by another after this long. */
   WORKER_LOCK_MS: integer(30_000, 1000),
+  /** How long a challenge waits behind the arena's own matches at most before it queues as they do. */
+  CHALLENGE_QUEUE_WAIT_MS: integer(120_000, 0),
   TIME_LIMIT_MS_MIN: integer(50, 1),
   TIME_LIMIT_MS_MAX: integer(30_000, 1),
   TIME_LIMIT_MS_DEFAULT: integer(1000, 1),
@@ -213,6 +215,8 @@ export interface Config {
     readonly turnSliceMs: number;
     readonly threadYoungGenerationMb: number;
     readonly lockDurationMs: number;
+    /** How long a challenge waits behind the arena's matches before it queues as they do. */
+    readonly challengeWaitMs: number;
   };
   readonly limits: {
     readonly timeLimitMs: { readonly min: number; readonly max: number; readonly default: number };
@@ -357,6 +361,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       turnSliceMs: e.WORKER_TURN_SLICE_MS,
       threadYoungGenerationMb: e.WORKER_THREAD_YOUNG_GENERATION_MB,
       lockDurationMs: e.WORKER_LOCK_MS,
+      challengeWaitMs: e.CHALLENGE_QUEUE_WAIT_MS,
     },
     limits: {
       timeLimitMs: timeLimit,

@@ -32,6 +32,11 @@ export interface MatchWorkerOptions {
   /** How often queued matches without a job are queued again. */
   readonly reconcileEveryMs?: number;
   /**
+   * How long a challenge waits behind the arena's matches before it is queued as they are (checked
+   * at each reconcile); none: as long as they keep coming.
+   */
+  readonly challengeWaitMs?: number;
+  /**
    * Runs once a match's job has ended it, inside the job: if it throws (or the worker dies first)
    * the job is retried, finds the match ended and runs it again. Tournaments pair their next round here.
    */
@@ -112,10 +117,14 @@ export class MatchWorker {
       );
   }
 
-  /** Queues again any match stored as queued whose job was lost (e.g. the queue was down when it was created). */
+  /**
+   * Queues again any match stored as queued whose job was lost (e.g. the queue was down when it was
+   * created), and moves challenges that have waited `challengeWaitMs` into the arena's line.
+   */
   async reconcile(): Promise<void> {
     try {
-      const { store, queue } = this.options;
+      const { store, queue, challengeWaitMs, clock } = this.options;
+      if (challengeWaitMs !== undefined) await queue.promoteChallenges(challengeWaitMs, clock.now());
       const ids = await store.matchIdsInStatus('queued', 500);
       // Each in its class, as it was first queued: a lost challenge must not come back ahead.
       const matches = await Promise.all(ids.map((id) => store.getMatch(id)));

@@ -88,6 +88,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     logger,
     outages,
     lockDurationMs: config.workers.lockDurationMs,
+    challengeWaitMs: config.workers.challengeWaitMs,
     afterMatch: (matchId) => tournaments.afterMatch(matchId),
     reconcileAlso: () => tournaments.sweep(),
   });

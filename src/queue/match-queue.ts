@@ -8,6 +8,12 @@ export interface MatchQueue {
    * challenge waits behind every match the arena made (matchmaking, tournaments, the admin's).
    */
   enqueue(matchId: string, kind?: 'challenge'): Promise<void>;
+  /**
+   * Queues every challenge that has waited `waitedMs` or more (by `now`) behind the arena's
+   * matches as they are queued, behind those waiting now: under a steady backlog of the arena's own
+   * matches a challenge would otherwise never start. Returns how many it moved.
+   */
+  promoteChallenges(waitedMs: number, now: number): Promise<number>;
   /** The queue's own metrics (job counts by state) in the Prometheus text format. */
   prometheusMetrics(): Promise<string>;
   close(): Promise<void>;
@@ -29,6 +35,9 @@ export const COMPLETED_JOBS_KEPT = 100;
 export const FAILED_JOBS_KEPT = 1000;
 /** How many events the queue's event stream keeps (BullMQ's default is 10,000, ~100 bytes each). */
 export const QUEUE_EVENTS_KEPT = 1000;
+
+/** The most challenges one sweep moves up (the oldest); the next sweep goes on. */
+const CHALLENGES_PROMOTED_AT_ONCE = 500;
 
 export interface MatchJobData {
   readonly matchId: string;
@@ -62,6 +71,19 @@ export class BullMatchQueue implements MatchQueue {
     // BullMQ takes a job without a priority first, then the lowest number: challenges (whose clocks
     // their makers choose, up to minutes a move) cannot hold rated matches back in the queue.
     await this.queue.add('play', { matchId }, { jobId: matchId, ...(kind ? { priority: 10 } : {}) });
+  }
+
+  async promoteChallenges(waitedMs: number, now: number): Promise<number> {
+    // Oldest first: every challenge has the one priority, so the set keeps the order they came in.
+    const jobs = await this.queue.getJobs(['prioritized'], 0, CHALLENGES_PROMOTED_AT_ONCE - 1, true);
+    let promoted = 0;
+    for (const job of jobs) {
+      if (now - job.timestamp < waitedMs) break;
+      // Priority 0 is the arena's matches' class: to the back of their line, first come first served.
+      await job.changePriority({ priority: 0 });
+      promoted++;
+    }
+    return promoted;
   }
 
   prometheusMetrics(): Promise<string> {

@@ -301,7 +301,7 @@ describe('challenges', () => {
       const worker = await matchWorkerFor(h, 1);
       try {
         await until(
-          async () => (await queue.getJobCountByTypes('paused', 'wait', 'prioritized')) === 3,
+          async () => (await queue.getJobCountByTypes('wait', 'prioritized')) === 3,
           'the jobs queued again',
         );
         await queue.resume();
@@ -312,6 +312,55 @@ describe('challenges', () => {
         );
         for (const id of challenges)
           expect((await started(id))!).toBeGreaterThanOrEqual((await started(arenas))!);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await bot.close();
+      await h.close();
+    }
+  });
+
+  it("stop waiting behind the arena's matches once they have waited CHALLENGE_QUEUE_WAIT_MS", async () => {
+    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10', CHALLENGE_QUEUE_WAIT_MS: '300' });
+    const bot = await startLoopbackBot(playsFirstLegal());
+    try {
+      const a = await registerBot(h, { name: 'aged-a', url: bot.url });
+      const b = await registerBot(h, { name: 'aged-b', url: bot.url });
+      const { queue } = h.queue;
+      await queue.pause();
+      const challenge = await request(h.app)
+        .post('/v1/matches')
+        .set(bearer(a.token))
+        .send({ black: a.id, white: b.id });
+      const young = await request(h.app)
+        .post('/v1/matches')
+        .set(bearer(b.token))
+        .send({ black: b.id, white: a.id });
+      await new Promise((waited) => setTimeout(waited, 400));
+      const fresh = await request(h.app)
+        .post('/v1/matches')
+        .set(bearer(a.token))
+        .send({ black: b.id, white: a.id });
+      // The worker's reconcile at its start moves the two challenges that have waited 300 ms into
+      // the arena's line; the one made since stays behind it. Then an arena match comes.
+      const worker = await matchWorkerFor(h, 1);
+      try {
+        await until(async () => (await queue.getJobCountByTypes('wait')) === 2, 'the old challenges moved');
+        expect(await queue.getJobCountByTypes('prioritized')).toBe(1);
+        const arenas = await createMatch(h, b.id, a.id);
+        await queue.resume();
+        const started = async (id: string) => (await h.store.getMatch(id))?.startedAt ?? null;
+        const ids = [challenge.body.id, young.body.id, arenas, fresh.body.id];
+        await until(
+          async () => (await Promise.all(ids.map(started))).every((at) => at !== null),
+          'every match to start',
+        );
+        const [first, second, arena, last] = await Promise.all(ids.map(started));
+        // In the order they came into the arena's line: the old challenges, the arena's, then the new one.
+        expect(first!).toBeLessThanOrEqual(second!);
+        expect(second!).toBeLessThanOrEqual(arena!);
+        expect(arena!).toBeLessThanOrEqual(last!);
       } finally {
         await worker.close();
       }

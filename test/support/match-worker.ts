@@ -23,6 +23,7 @@ export async function matchWorkerFor(h: Harness, concurrency = 4) {
     clock: systemClock,
     logger: pino({ level: 'silent' }),
     lockDurationMs: 5000,
+    challengeWaitMs: h.config.workers.challengeWaitMs,
   });
   return {
     worker,
