@@ -70,7 +70,9 @@ export class SpectatorService {
    * starts after `lastEventId`. Throws `NotFoundError` for an unknown match.
    */
   async start(matchId: string, lastEventId: string | undefined): Promise<SpectatorStart> {
-    if (lastEventId !== undefined) {
+    // A resume past what the stream still holds starts afresh, from the state: moves trimmed away
+    // would leave the spectator's board wrong.
+    if (lastEventId !== undefined && !(await this.deps.events.trimmedPast(matchId, lastEventId))) {
       const match = await this.ensureExists(matchId);
       return { matchId, state: null, after: lastEventId, ply: 0, ended: matchEnded(match.status) };
     }

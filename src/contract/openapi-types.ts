@@ -440,7 +440,8 @@ export interface paths {
          *     - `finished` (`LiveFinishedEvent`): the result; the stream then ends.
          *
          *     `turn`, `move` and `finished` carry an `id`: reconnect with `Last-Event-ID` (a browser's `EventSource`
-         *     does it by itself) to get only the events after it, and no `state`. A side's time left is `deadline`
+         *     does it by itself) to get only the events after it, and no `state`; one whose `Last-Event-ID` is older
+         *     than every event kept gets the `state` first, as a new connection does. A side's time left is `deadline`
          *     minus the event's `serverTime`. Comment lines keep the connection alive after `SSE_KEEPALIVE_MS` of
          *     silence. When the arena shuts down the stream sends `arenaClosing` (`ArenaClosingEvent`, `{"reconnectAfterMs":2000}`,
          *     no `id`) and ends; reconnect after that pause with `Last-Event-ID`. A match's last 200 events are
@@ -523,6 +524,8 @@ export interface paths {
          *     comment lines keep the connection alive. Reconnect with
          *     the `Last-Event-ID` header (browsers' `EventSource` does it by itself) to resume after the last event
          *     seen. A new connection without it starts with a `yourTurn` for each match waiting for the bot.
+         *     The stream keeps the bot's last 1,000 events: a reconnect whose `Last-Event-ID` is older than all of
+         *     them gets those `yourTurn`s first too (no turn is lost), then the events kept after it.
          *     While connected, a pull bot counts as available for matchmaking. A bot may hold at most
          *     `MAX_STREAMS_PER_BOT` event streams and long polls at once (`429 streams/too-many`).
          *

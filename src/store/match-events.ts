@@ -111,6 +111,8 @@ export interface MatchEventStore {
   openReader(signal: AbortSignal): MatchEventReader;
   /** The newest `count` events of a match, newest first. */
   recent(matchId: string, count: number): Promise<MatchEvent[]>;
+  /** Whether the match's stream may have trimmed events that came after `eventId` (see `trimmedPast`). */
+  trimmedPast(matchId: string, eventId: string): Promise<boolean>;
   /** Each match's newest event (null for none), in one round trip. */
   latest(matchIds: readonly string[]): Promise<(MatchEvent | null)[]>;
 }

@@ -84,6 +84,8 @@ export interface BotEventStore {
   appendEvent(botId: string, type: BotEventType, data: string): Promise<void>;
   /** The newest event id of a bot's stream ('0-0' when it has none). */
   lastEventId(botId: string): Promise<string>;
+  /** Whether the bot's stream may have trimmed events that came after `eventId` (see `trimmedPast`). */
+  trimmedPast(botId: string, eventId: string): Promise<boolean>;
   /** A reader for one waiter, until `signal` aborts or it is closed. */
   openReader(signal: AbortSignal): BotEventReader;
   /**

@@ -6,7 +6,7 @@ import {
   type MatchEventReader,
   type MatchEventStore,
 } from './match-events.ts';
-import { type StreamEntry, StreamReader, type StreamWaits } from './stream-waits.ts';
+import { type StreamEntry, StreamReader, type StreamWaits, trimmedPast } from './stream-waits.ts';
 
 /**
  * Matches' live events on Redis. Waits go through the `StreamWaits` of the pull store, so a
@@ -32,6 +32,10 @@ export class RedisMatchEvents implements MatchEventStore {
       decode: toEvents,
       signal,
     });
+  }
+
+  trimmedPast(matchId: string, eventId: string): Promise<boolean> {
+    return trimmedPast(this.redis, this.keys.matchEvents(matchId), eventId);
   }
 
   async recent(matchId: string, count: number): Promise<MatchEvent[]> {

@@ -14,7 +14,7 @@ import type {
   SubmitOutcome,
 } from './pull-store.ts';
 import { RedisMatchEvents } from './redis-match-events.ts';
-import { type StreamEntry, StreamReader, StreamWaits } from './stream-waits.ts';
+import { type StreamEntry, StreamReader, StreamWaits, trimmedPast } from './stream-waits.ts';
 
 /** Keys of the pull protocol expire after a day: a match never waits that long. */
 const TTL_SECONDS = 24 * 3600;
@@ -193,6 +193,10 @@ export class RedisPullStore implements PullStore {
   async lastEventId(botId: string): Promise<string> {
     const [last] = await this.#redis.xrevrange(this.#keys.botEvents(botId), '+', '-', 'COUNT', 1);
     return last?.[0] ?? '0-0';
+  }
+
+  trimmedPast(botId: string, eventId: string): Promise<boolean> {
+    return trimmedPast(this.#redis, this.#keys.botEvents(botId), eventId);
   }
 
   /**

@@ -351,6 +351,16 @@ export class StreamReader<Event> implements WaitHandle {
 }
 
 /**
+ * Whether stream `key` may have dropped entries that came after `id`: its oldest entry is newer
+ * than `id`. The arena's streams are only trimmed from their oldest end (`MAXLEN`), so an entry
+ * after `id` that is not there was trimmed. A missing or empty stream has dropped nothing.
+ */
+export async function trimmedPast(redis: Redis, key: string, id: string): Promise<boolean> {
+  const [first] = await redis.xrange(key, '-', '+', 'COUNT', 1);
+  return first !== undefined && compareIds(first[0], id) > 0;
+}
+
+/**
  * Orders stream ids (`<ms>-<seq>`, each up to 64 bits) as Redis does. Every read compares each
  * waiter's id of its streams, so parts that fit a double exactly (15 digits: every real
  * millisecond time) are compared as numbers, without the arrays and BigInts of a general parse.

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botEvents, PullService, type StreamItem } from '../../src/arena/pull.ts';
+import { BOT_EVENTS_KEPT, storeKeys } from '../../src/store/keys.ts';
 import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
-import { registerBot } from '../support/api.ts';
+import { compareIds } from '../../src/store/stream-waits.ts';
+import { bearer, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
-import { pullApi } from './pull-api.ts';
+import { openSse } from '../support/sse.ts';
+import { nextTurn, pullApi } from './pull-api.ts';
 
 let world: PullArena;
 beforeAll(async () => {
@@ -51,5 +54,44 @@ describe("a bot's event stream opened while a turn is opened", () => {
     const turns = items.filter((item) => item !== 'keep-alive' && item.type === 'yourTurn');
     expect(turns).toHaveLength(1);
     expect(items.filter((item) => item !== 'keep-alive' && item.type === 'matchStarted')).toHaveLength(1);
+  });
+});
+
+describe("a bot's event stream resumed from further back than it keeps", () => {
+  it('starts with a yourTurn for each match waiting for the bot, as a new connection does', async () => {
+    const { h, arena, pushBot, base } = world;
+    const puller = await registerBot(h, { name: 'trimmed-pull' });
+    const pusher = await registerBot(h, { name: 'trimmed-push', url: pushBot.url });
+    const pull = new RedisPullStore(h.redis, h.prefix);
+    const seen = await pull.lastEventId(puller.id); // what the bot had read before it went away
+    const id = await createMatch(h, pusher.id, puller.id, { rules: { timeLimitMs: 30_000 } });
+    const run = new AbortController();
+    const played = arena.runner.play(id, run.signal);
+    try {
+      const turn = await pullApi(h).awaitTurn(id, puller);
+      // The match's events, then more than the stream keeps: its yourTurn is trimmed away.
+      for (let i = 0; i < BOT_EVENTS_KEPT + 200; i++)
+        await pull.appendEvent(puller.id, 'matchFinished', JSON.stringify({ filler: i }));
+      const [oldest] = await h.redis.xrange(storeKeys(h.prefix).botEvents(puller.id), '-', '+', 'COUNT', 1);
+      expect(compareIds(oldest![0], seen)).toBeGreaterThan(0);
+
+      const stream = await openSse(`${base}/v1/bots/me/events`, {
+        ...bearer(puller.token),
+        'last-event-id': seen,
+      });
+      try {
+        const told = await Promise.race([
+          nextTurn(stream, id),
+          new Promise<never>((_, fail) => setTimeout(() => fail(new Error('no yourTurn within 3 s')), 3000)),
+        ]);
+        expect(told).toMatchObject({ matchId: id, ply: turn.ply, you: turn.you });
+      } finally {
+        stream.close();
+      }
+    } finally {
+      run.abort();
+      await played;
+      await pull.close();
+    }
   });
 });

@@ -242,6 +242,18 @@ describe('GET /v1/matches/{id}/events', () => {
       expect(later.map(sameEvent)).toEqual(events.slice(from + 1).map(sameEvent));
       await expect(resumed.next()).rejects.toThrow(/ended/);
     });
+
+    it('starts afresh, with the state, a resume from further back than the stream still holds', async () => {
+      // Trimmed from its oldest end, as MAXLEN does past a match's last 200 events.
+      await h.redis.xtrim(storeKeys(h.prefix).matchEvents(id), 'MINID', events[20]!.id!);
+      const resumed = await spectate(id, { 'last-event-id': events[12]!.id! });
+      const told = await untilFinished(resumed);
+      expect(told.map((event) => event.event)).toEqual(['state', 'finished']);
+      expect(data(told[0]!).state).toEqual((await request(h.app).get(`/v1/matches/${id}/state`)).body);
+      // Kept as far back as it reaches: a resume within it is still a resume.
+      const within = await untilFinished(await spectate(id, { 'last-event-id': events[25]!.id! }));
+      expect(within.map(sameEvent)).toEqual(events.slice(26).map(sameEvent));
+    });
   });
 
   describe('joined while a bot thinks', () => {

@@ -129,10 +129,12 @@ async function holdStream(deps: PullRouterDeps, botId: string, lastEventId: stri
   // Each turn of the stream's loop waits at most keepAliveMs, then renews the lease.
   const lease = await deps.service.holdStream(botId, deps.keepAliveMs * 2 + LEASE_MARGIN_MS);
   try {
-    const start = {
-      after: lastEventId ?? (await deps.pull.lastEventId(botId)),
-      snapshot: lastEventId === undefined,
-    };
+    // A resume past what the stream still holds starts as a new connection does, with the turns
+    // waiting for the bot, after what it still holds: a yourTurn trimmed away would be a lost turn.
+    const start =
+      lastEventId === undefined
+        ? { after: await deps.pull.lastEventId(botId), snapshot: true }
+        : { after: lastEventId, snapshot: await deps.pull.trimmedPast(botId, lastEventId) };
     return { lease, start };
   } catch (error) {
     await lease.release();
