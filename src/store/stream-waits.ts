@@ -150,11 +150,10 @@ export class StreamWaits {
    *
    * A wait reads its stream once when it begins, for what was appended before it was there to be
    * woken, except the wait of a holder whose last wait a read took to the end of this stream, at
-   * `afterId`, with nothing heard since (an event stream waiting again as soon as it has written
-   * what it was given). Anything appended after that read is announced after it: an announcement
-   * heard before this wait began woke the last one and left its stream to be read (a read pending
-   * or in flight, from an id no newer than `afterId`, which serves this wait too), and one heard
-   * after wakes this wait. A busy event stream so costs one read per wake-up, not two.
+   * `afterId`, with nothing heard since that read was sent (an event stream waiting again as soon
+   * as it has written what it was given). An append announced before the read was sent is in its
+   * answer; one announced since would have counted, and one announced after this wait began wakes
+   * it. A busy event stream so costs one read per wake-up, not two.
    */
   wait(...[key, afterId, timeoutMs, signal, handle]: WaitArguments): Promise<StreamEntry[]> {
     const caughtUp = handle?.caughtUp;
@@ -259,6 +258,9 @@ export class StreamWaits {
   /** Reads `keys`, each from the oldest id its waits have seen, and hands each wait its entries. */
   async #read(keys: readonly string[]): Promise<void> {
     const ids = keys.map((key) => oldestId(this.#waiters.get(key)));
+    // Counted as the read leaves, not as it answers: an append announced before it left is in its
+    // answer; one announced while it is out may not be, and must make the holder's next wait read.
+    const heard = this.#heard;
     let reply: [string, StreamEntry[]][] | null;
     try {
       reply = (await this.redis.xread('COUNT', ENTRIES_PER_READ, 'STREAMS', ...keys, ...ids)) as
@@ -279,7 +281,7 @@ export class StreamWaits {
       // A full read may have stopped short of the stream's end (and of a later wait's entries).
       const full = entries.length === ENTRIES_PER_READ;
       const last = entries.at(-1)?.[0];
-      const caughtUp = full || last === undefined ? undefined : { key, id: last, heard: this.#heard };
+      const caughtUp = full || last === undefined ? undefined : { key, id: last, heard };
       for (const waiter of [...(this.#waiters.get(key) ?? [])]) {
         // A wait that began since, from an older id, is not covered: its own read serves it.
         if (compareIds(waiter.afterId, from) < 0) continue;

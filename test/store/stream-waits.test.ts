@@ -175,6 +175,35 @@ describe('StreamWaits', () => {
     await close();
   });
 
+  it('reads again for a holder that waits again later, when an append was announced while its last read was out', async () => {
+    const lateReads = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property !== 'xread') return Reflect.get(target, property, receiver);
+        return async (...args: (string | number)[]) => {
+          const reply = await target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
+          await pause(100);
+          return reply;
+        };
+      },
+    });
+    const { waits, append, close } = streamWaits(lateReads);
+    const key = `${prefix}:heard-then-away`;
+    const signal = new AbortController().signal;
+    const handle: WaitHandle = { wait: undefined };
+    const first = waits.wait(key, '0-0', 3000, signal, handle);
+    await pause(150); // its own read answered: nothing yet
+    await append(key, '1');
+    await pause(30); // the read the first append woke is out
+    await append(key, '2'); // heard while it is out; the read it wakes finds no wait by its answer
+    const got = await first;
+    expect(values(got)).toEqual(['1']);
+    // As an event stream renewing its lease does: a round trip or two before it waits again.
+    await redis.ping();
+    await pause(150);
+    expect(values(await waits.wait(key, lastId(got), 1000, signal, handle))).toEqual(['2']);
+    await close();
+  });
+
   it('reads a stream again when a read came back full, until every wait on it is served', async () => {
     const { waits, close } = streamWaits();
     const key = `${prefix}:long`;
