@@ -15,6 +15,9 @@ import { listenToBullWorker, type RedisOutageLog } from '../store/redis-connecti
 import type { ArenaStore } from '../store/store.ts';
 import type { MatchRunner } from './runner.ts';
 
+/** How long one worker's sweep of waiting challenges may hold the others off. */
+const PROMOTION_LOCK_MS = 10_000;
+
 export interface MatchWorkerOptions {
   /** A connection with `maxRetriesPerRequest: null`, as BullMQ workers need. */
   readonly connection: Redis;
@@ -124,7 +127,18 @@ export class MatchWorker {
   async reconcile(): Promise<void> {
     try {
       const { store, queue, challengeWaitMs, clock } = this.options;
-      if (challengeWaitMs !== undefined) await queue.promoteChallenges(challengeWaitMs, clock.now());
+      if (challengeWaitMs !== undefined) {
+        // One sweep at a time across the workers: BullMQ moves a job already in the line to its
+        // back again, so a second sweep working from the same list would undo the first's order.
+        const release = await store.tryLock('challenge-promotion', PROMOTION_LOCK_MS);
+        if (release !== null) {
+          try {
+            await queue.promoteChallenges(challengeWaitMs, clock.now());
+          } finally {
+            await release();
+          }
+        }
+      }
       const ids = await store.matchIdsInStatus('queued', 500);
       // Each in its class, as it was first queued: a lost challenge must not come back ahead.
       const matches = await Promise.all(ids.map((id) => store.getMatch(id)));

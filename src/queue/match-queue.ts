@@ -80,8 +80,12 @@ export class BullMatchQueue implements MatchQueue {
     for (const job of jobs) {
       if (now - job.timestamp < waitedMs) break;
       // Priority 0 is the arena's matches' class: to the back of their line, first come first served.
-      await job.changePriority({ priority: 0 });
-      promoted++;
+      // A job that ended and was removed since the listing is skipped.
+      const moved = await job.changePriority({ priority: 0 }).then(
+        () => true,
+        () => false,
+      );
+      if (moved) promoted++;
     }
     return promoted;
   }

@@ -369,4 +369,31 @@ describe('challenges', () => {
       await h.close();
     }
   });
+
+  it('are moved into the line by one worker at a time', async () => {
+    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10', CHALLENGE_QUEUE_WAIT_MS: '0' });
+    try {
+      const a = await registerBot(h, { name: 'swept-a', url: 'http://127.0.0.1:9/' });
+      const b = await registerBot(h, { name: 'swept-b', url: 'http://127.0.0.1:9/' });
+      const { queue } = h.queue;
+      await queue.pause();
+      for (let i = 0; i < 2; i++)
+        await request(h.app).post('/v1/matches').set(bearer(a.token)).send({ black: a.id, white: b.id });
+      // Another worker is sweeping: this one leaves the challenges where they are.
+      const sweeping = await h.store.tryLock('challenge-promotion', 10_000);
+      const worker = await matchWorkerFor(h, 1);
+      try {
+        await worker.worker.reconcile();
+        expect(await queue.getJobCountByTypes('prioritized')).toBe(2);
+        await sweeping!();
+        await worker.worker.reconcile();
+        expect(await queue.getJobCountByTypes('prioritized')).toBe(0);
+        expect(await queue.getJobCountByTypes('wait')).toBe(2);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await h.close();
+    }
+  });
 });
