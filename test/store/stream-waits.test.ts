@@ -135,7 +135,8 @@ describe('StreamWaits', () => {
     // As an event stream does: the next wait begins as soon as the last one answered.
     const second = first.then((entries) => waits.wait(key, lastId(entries), 2000, signal, handle));
     await append(key, '1');
-    await pause(50);
+    await first; // and the next wait has begun: nothing was announced while the read was out
+    await pause(50); // time for a read of its own, had it made one
     await append(key, '2');
     expect(values(await second)).toEqual(['2']);
     expect(xreads).toBe(3); // a read per append, and none when the holder waited again
