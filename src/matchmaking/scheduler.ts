@@ -116,7 +116,8 @@ export class ArenaScheduler {
     );
     const eligible = bots.filter((_, i) => online[i]);
     const [active, balances] = await Promise.all([
-      store.activeMatchCounts(eligible.map((bot) => bot.id)),
+      // The arena's matches only: challenges aimed at a bot must not keep it from rated games.
+      store.arenaMatchCounts(eligible.map((bot) => bot.id)),
       store.colorBalances(eligible.map((bot) => bot.id)),
     ]);
     const candidates = eligible.map((bot, i) => ({

@@ -154,6 +154,9 @@ function writePlan(
   }
   const challenger = challengerOf(match);
   if (challenger !== null) tx.write('ZREM', keys.botChallenges(challenger), match.id);
+  else
+    for (const side of ['black', 'white'] as const)
+      tx.write('ZREM', keys.botArenaMatches(match[side].id), match.id);
   // The players hear of the end in the same transaction: exactly one matchFinished each.
   for (const side of ['black', 'white'] as const) {
     const data = JSON.stringify(plan.events[side] satisfies components['schemas']['BotMatchFinishedEvent']);

@@ -66,6 +66,11 @@ export function storeKeys(prefix: string) {
     streamAppends: `${p}streams:appended`,
     /** Sorted set of the challenges (matches created with its token) a bot has queued or running. */
     botChallenges: (botId: string) => `${p}bot:${botId}:challenges`,
+    /**
+     * Sorted set of the matches the arena made (matchmaking's, tournaments', the admin's) a bot has
+     * queued or running: what its matchmaking capacity counts, which challenges must not fill.
+     */
+    botArenaMatches: (botId: string) => `${p}bot:${botId}:arena-matches`,
     /** Sorted set of a bot's open event streams and long polls, scored by when each lease expires. */
     botStreams: (botId: string) => `${p}bot:${botId}:streams`,
     /** Present while a bot listens to its event stream. */

@@ -2,10 +2,11 @@ import { matchFields } from './codec.ts';
 import type { GuardedWrites } from './guarded-writes.ts';
 import type { StoreKeys } from './keys.ts';
 import type { MatchRecord } from './records.ts';
+import { challengerOf } from './store.ts';
 
 /**
  * The writes that store a new match: its hash and its place in the status sets (all matches', and
- * each player's). One definition for every path that creates matches (`createMatch`, a tournament's
+ * each player's), and for a match the arena made, in each player's set of those while it is active. One definition for every path that creates matches (`createMatch`, a tournament's
  * round), so a match is indexed alike however it was made. Indexed by status only: the list of all
  * matches merges the status sets, where a set of all would hold every finished match a second time.
  *
@@ -21,6 +22,10 @@ export function writeNewMatch(tx: GuardedWrites, keys: StoreKeys, match: MatchRe
     keys.botMatches(match.white.id, match.status),
   ]) {
     tx.write('ZADD', key, 0, match.id);
+  }
+  if (challengerOf(match) === null) {
+    tx.write('ZADD', keys.botArenaMatches(match.black.id), 0, match.id);
+    tx.write('ZADD', keys.botArenaMatches(match.white.id), 0, match.id);
   }
 }
 

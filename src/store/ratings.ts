@@ -252,21 +252,33 @@ export async function colorBalances(
   return (await redis.hmget(keys.colorBalance, ...ids)).map((value) => Number(value ?? 0));
 }
 
-export async function activeMatchCounts(
+export function activeMatchCounts(redis: Redis, keys: StoreKeys, ids: readonly string[]): Promise<number[]> {
+  return summedCounts(redis, ids, (id) => [keys.botMatches(id, 'queued'), keys.botMatches(id, 'running')]);
+}
+
+export function arenaMatchCounts(redis: Redis, keys: StoreKeys, ids: readonly string[]): Promise<number[]> {
+  return summedCounts(redis, ids, (id) => [keys.botArenaMatches(id)]);
+}
+
+/** For each of `ids`, the members of its sorted sets `setsOf(id)` together, in one round trip. */
+async function summedCounts(
   redis: Redis,
-  keys: StoreKeys,
   ids: readonly string[],
+  setsOf: (id: string) => readonly string[],
 ): Promise<number[]> {
   const pipeline = redis.pipeline();
-  for (const id of ids) {
-    pipeline.zcard(keys.botMatches(id, 'queued'));
-    pipeline.zcard(keys.botMatches(id, 'running'));
-  }
+  const sets = ids.map(setsOf);
+  for (const key of sets.flat()) pipeline.zcard(key);
   const counts = ((await pipeline.exec()) ?? []).map(([error, count]) => {
     if (error) throw error;
     return Number(count);
   });
-  return ids.map((_, i) => (counts[2 * i] ?? 0) + (counts[2 * i + 1] ?? 0));
+  let at = 0;
+  return sets.map((keys) => {
+    let sum = 0;
+    for (let i = 0; i < keys.length; i++) sum += counts[at++] ?? 0;
+    return sum;
+  });
 }
 
 export async function activeBots(redis: Redis, keys: StoreKeys): Promise<BotRecord[]> {

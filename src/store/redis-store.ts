@@ -38,6 +38,7 @@ import { guardPlayersActive, writeNewMatch } from './new-match.ts';
 import {
   activeBots,
   activeMatchCounts,
+  arenaMatchCounts,
   backfillLeaderboardGames,
   colorBalances,
   leaderboardPage,
@@ -602,6 +603,10 @@ export class RedisStore implements ArenaStore {
 
   activeMatchCounts(ids: readonly string[]): Promise<number[]> {
     return activeMatchCounts(this.redis, this.keys, ids);
+  }
+
+  arenaMatchCounts(ids: readonly string[]): Promise<number[]> {
+    return arenaMatchCounts(this.redis, this.keys, ids);
   }
 
   activeBots(): Promise<BotRecord[]> {

@@ -204,6 +204,11 @@ export interface ArenaStore {
   tryLock(name: string, ttlMs: number): Promise<(() => Promise<void>) | null>;
   /** How many queued or running matches each bot has. */
   activeMatchCounts(ids: readonly string[]): Promise<number[]>;
+  /**
+   * How many queued or running matches the arena made (matchmaking's, tournaments', the admin's)
+   * each bot has: challenges, which anyone may aim at a bot, are not counted.
+   */
+  arenaMatchCounts(ids: readonly string[]): Promise<number[]>;
   /** Active bots, oldest first (for matchmaking). */
   activeBots(): Promise<BotRecord[]>;
   /** Resolves when the store answers a round trip now; rejects when it does not (readiness). */
