@@ -127,6 +127,11 @@ const envSchema = z.object({
    * and one that ends at once (a 50 ms clock, a side that never moves) made 560 a minute possible.
    */
   RATE_LIMIT_CHALLENGES_PER_HOUR: integer(60, 1),
+  /**
+   * Challenges all the bots and guests of one client address may make per hour together: the
+   * per-bot budget times the bots and guests an address may register grew with the square of time.
+   */
+  RATE_LIMIT_CHALLENGES_PER_ADDRESS_PER_HOUR: integer(300, 1),
   /** Calls of GET /v1/matches/export one bot (else client address) may make per minute: each streams many matches. */
   RATE_LIMIT_EXPORTS_PER_MINUTE: integer(10, 1),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1000),
@@ -240,6 +245,7 @@ export interface Config {
     readonly checksPerMinute: number;
     readonly exportsPerMinute: number;
     readonly challengesPerHour: number;
+    readonly challengesPerAddressPerHour: number;
   };
   readonly rating: {
     readonly start: number;
@@ -380,6 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       checksPerMinute: e.RATE_LIMIT_CHECKS_PER_MINUTE,
       exportsPerMinute: e.RATE_LIMIT_EXPORTS_PER_MINUTE,
       challengesPerHour: e.RATE_LIMIT_CHALLENGES_PER_HOUR,
+      challengesPerAddressPerHour: e.RATE_LIMIT_CHALLENGES_PER_ADDRESS_PER_HOUR,
     },
     rating: {
       start: e.ELO_START,

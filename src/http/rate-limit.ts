@@ -178,18 +178,32 @@ export function checkLimiter(stores: RateLimitStores, limits: Config['rateLimit'
 }
 
 /**
- * Challenges per bot and hour, beside the cap on those running at once: each match is kept, and
- * challenges that end at once would otherwise pile up without end. The admin's matches are not counted.
+ * Challenges per bot and hour, and per client address and hour, beside the cap on those running at
+ * once: each match is kept, and challenges that end at once would otherwise pile up without end.
+ * The admin's matches are not counted.
  */
-export function challengeLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
-  return operationLimiter(stores, {
-    limiter: 'challenges',
-    windowMs: HOUR_MS,
-    limit: limits.challengesPerHour,
-    key: botOrAddressKey,
-    skip: (_req, res) => principalOf(res)?.kind !== 'bot',
-    refusal: `Too many challenges: at most ${limits.challengesPerHour} an hour.`,
-  });
+export function challengeLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler[] {
+  const skip = (_req: Request, res: Response) => principalOf(res)?.kind !== 'bot';
+  return [
+    operationLimiter(stores, {
+      limiter: 'challenges',
+      windowMs: HOUR_MS,
+      limit: limits.challengesPerHour,
+      key: botOrAddressKey,
+      skip,
+      refusal: `Too many challenges: at most ${limits.challengesPerHour} an hour.`,
+    }),
+    // And per address, for all its bots and guests together: an address may register 10 bots and
+    // 20 guests an hour, each with a budget of its own, so theirs alone grew without bound.
+    operationLimiter(stores, {
+      limiter: 'challengesByAddress',
+      windowMs: HOUR_MS,
+      limit: limits.challengesPerAddressPerHour,
+      key: (req) => addressKey(req.ip),
+      skip,
+      refusal: `Too many challenges from this address: at most ${limits.challengesPerAddressPerHour} an hour.`,
+    }),
+  ];
 }
 
 /** `GET /v1/matches/export` per bot (else per address) and minute: each one streams up to a thousand matches. */

@@ -101,7 +101,14 @@ export function storeKeys(prefix: string) {
 export type StoreKeys = ReturnType<typeof storeKeys>;
 
 /** The API's rate limiters, each with counters of its own. */
-export type RateLimiter = 'requests' | 'registrations' | 'guests' | 'checks' | 'exports' | 'challenges';
+export type RateLimiter =
+  | 'requests'
+  | 'registrations'
+  | 'guests'
+  | 'checks'
+  | 'exports'
+  | 'challenges'
+  | 'challengesByAddress';
 
 const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   requests: '',
@@ -110,6 +117,7 @@ const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   checks: 'check:',
   exports: 'export:',
   challenges: 'challenge:',
+  challengesByAddress: 'challenge-address:',
 };
 
 /** How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`). */

@@ -197,6 +197,45 @@ describe('challenges', () => {
     }
   });
 
+  it('are limited per client address and hour too, for all its bots and guests together', async () => {
+    const h = await createHarness({
+      RATE_LIMIT_CHALLENGES_PER_HOUR: '2',
+      RATE_LIMIT_CHALLENGES_PER_ADDRESS_PER_HOUR: '3',
+      MAX_ACTIVE_CHALLENGES_PER_BOT: '10',
+    });
+    try {
+      const opponent = await registerBot(h, { name: 'address-opponent' });
+      const first = await registerBot(h, { name: 'address-first' });
+      const second = await registerBot(h, { name: 'address-second' });
+      const guest = (await request(h.app).post('/v1/guests')).body as { id: string; token: string };
+      const challenge = (token: string, black: string) =>
+        request(h.app).post('/v1/matches').set(bearer(token)).send({ black, white: opponent.id });
+      expect((await challenge(first.token, first.id)).status).toBe(202);
+      expect((await challenge(first.token, first.id)).status).toBe(202);
+      expect((await challenge(second.token, second.id)).status).toBe(202);
+      // Each has budget left of its own; the address has none.
+      for (const [token, id] of [
+        [second.token, second.id],
+        [guest.token, guest.id],
+      ] as const) {
+        const refused = await challenge(token, id);
+        expect(refused.status).toBe(429);
+        expect(refused.body.detail).toMatch(/from this address/);
+      }
+      // Another address (through a proxy the arena trusts) is not held back, nor the admin.
+      const third = await registerBot(h, { name: 'address-third' });
+      const elsewhere = await request(h.app)
+        .post('/v1/matches')
+        .set('x-forwarded-for', '198.51.100.7')
+        .set(bearer(third.token))
+        .send({ black: third.id, white: opponent.id });
+      expect(elsewhere.status).toBe(202);
+      expect(await createMatch(h, second.id, opponent.id)).toMatch(/^match_/);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('count every challenge made, even when the client resets the connection before the answer', async () => {
     const h = await createHarness({
       RATE_LIMIT_CHALLENGES_PER_HOUR: '1000',
