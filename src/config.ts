@@ -106,6 +106,11 @@ const envSchema = z.object({
   RATED_OVERAGE_MS: integer(5000, 0),
   /** Challenges (matches created with a bot token) one bot may have queued or running at once. */
   MAX_ACTIVE_CHALLENGES_PER_BOT: integer(2, 0),
+  /**
+   * Challenges aimed at one bot that may be queued or running at once, whoever made them (house
+   * bots, played in the worker, take any number): many makers at once could load its server.
+   */
+  MAX_CHALLENGES_AGAINST_BOT: integer(8, 1),
   /** Event streams plus long polls one bot may hold open at once. */
   MAX_STREAMS_PER_BOT: integer(4, 1),
   /** Bots one client address may register per hour. */
@@ -234,6 +239,7 @@ export interface Config {
      */
     readonly guest: { readonly timeLimitMs: { readonly max: number; readonly default: number } };
     readonly maxActiveChallengesPerBot: number;
+    readonly maxChallengesAgainstBot: number;
     readonly maxStreamsPerBot: number;
   };
   readonly rateLimit: {
@@ -375,6 +381,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rated,
       guest: { timeLimitMs: guestTimeLimit },
       maxActiveChallengesPerBot: e.MAX_ACTIVE_CHALLENGES_PER_BOT,
+      maxChallengesAgainstBot: e.MAX_CHALLENGES_AGAINST_BOT,
       maxStreamsPerBot: e.MAX_STREAMS_PER_BOT,
     },
     rateLimit: {

@@ -13,6 +13,7 @@ import { newId } from '../ids.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import { type Opening, openings, RulesError } from '../reversi/index.ts';
 import {
+  type BotRecord,
   type MatchRecord,
   type MatchRules,
   type MoveRecord,
@@ -143,13 +144,27 @@ export class MatchService {
   constructor(private readonly deps: MatchServiceDeps) {}
 
   async create(principal: Principal | null, input: NewMatchInput): Promise<MatchRecord> {
-    const { match, challenger, queuedAs } = await this.#prepare(principal, input);
+    const { match, challenger, opponent, queuedAs } = await this.#prepare(principal, input);
     const { store, limits } = this.deps;
     const stored = await store.createMatch(
       match,
-      challenger === null ? {} : { maxActiveChallenges: limits.maxActiveChallengesPerBot },
+      challenger === null
+        ? {}
+        : {
+            maxActiveChallenges: limits.maxActiveChallengesPerBot,
+            // A house bot plays in the worker, with no server of its own to overload: people at
+            // /play may all play it at once.
+            ...(opponent?.house ? {} : { maxChallengesAgainst: limits.maxChallengesAgainstBot }),
+          },
     );
     if (stored === 'bot-retired') throw retiredMeanwhile();
+    if (stored === 'opponent-busy') {
+      throw new RateLimitedError(
+        `${opponent?.name} already has ${limits.maxChallengesAgainstBot} challenges queued or running; try again once one has ended.`,
+        CHALLENGE_RETRY_AFTER_SECONDS,
+        'matches/opponent-busy',
+      );
+    }
     if (stored === 'too-many-active') {
       throw new RateLimitedError(
         `A bot may have at most ${limits.maxActiveChallengesPerBot} challenges queued or running at once; wait for one to end.`,
@@ -191,7 +206,13 @@ export class MatchService {
   async #prepare(
     principal: Principal | null,
     input: NewMatchInput,
-  ): Promise<{ match: MatchRecord; challenger: string | null; queuedAs: 'challenge' | undefined }> {
+  ): Promise<{
+    match: MatchRecord;
+    challenger: string | null;
+    /** The challenger's opponent, for a challenge. */
+    opponent: BotRecord | null;
+    queuedAs: 'challenge' | undefined;
+  }> {
     const who = requireBotOrAdmin(principal, [input.black, input.white], 'create a match between these bots');
     const challenger = who.kind === 'bot' ? who.botId : null;
     if (input.black === input.white) {
@@ -233,8 +254,8 @@ export class MatchService {
           limits,
           { guest },
         );
-    if (challenger !== null) {
-      const opponent = black!.id === challenger ? white! : black!;
+    const opponent = challenger === null ? null : black!.id === challenger ? white! : black!;
+    if (opponent !== null) {
       if (!opponent.acceptsChallenges || opponent.paused !== null) {
         throw new PermissionError(
           'matches/challenge-declined',
@@ -254,7 +275,7 @@ export class MatchService {
       createdBy: challenger ?? 'admin',
       createdAt: now,
     });
-    return { match, challenger, queuedAs: queueClassOf(match, [black, white]) };
+    return { match, challenger, opponent, queuedAs: queueClassOf(match, [black, white]) };
   }
 
   async #enqueue(match: MatchRecord, queuedAs?: 'challenge'): Promise<void> {

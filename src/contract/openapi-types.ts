@@ -235,9 +235,13 @@ export interface paths {
          *     `403 matches/rated-by-arena-only`), the opponent must accept challenges and not be paused
          *     (`403 matches/challenge-declined`; a retired opponent is `409 bots/retired`), and a bot may have at
          *     most `MAX_ACTIVE_CHALLENGES_PER_BOT` challenges it created queued or running at once
-         *     (`429 matches/too-many-active` with `Retry-After`) and make at most `RATE_LIMIT_CHALLENGES_PER_HOUR` an
-         *     hour (`429 rate-limited`; refused requests do not count). When the workers are busy, a challenge waits
-         *     behind every match the arena made (matchmaking, tournaments, the admin's); a guest's game does not.
+         *     (`429 matches/too-many-active` with `Retry-After`), a bot other than a house bot at most
+         *     `MAX_CHALLENGES_AGAINST_BOT` aimed at it by anyone (`429 matches/opponent-busy` with `Retry-After`),
+         *     and a bot may make at most `RATE_LIMIT_CHALLENGES_PER_HOUR` an hour, and all the bots and guests of one
+         *     client address `RATE_LIMIT_CHALLENGES_PER_ADDRESS_PER_HOUR` together (`429 rate-limited`; refused
+         *     requests do not count). When the workers are busy, a challenge waits behind every match the arena
+         *     made (matchmaking, tournaments, the admin's), for at most `CHALLENGE_QUEUE_WAIT_MS`, then in line
+         *     with them; a guest's game does not wait behind them.
          *
          *     **Guests** (`POST /v1/guests`): a match a guest plays in is always unrated (`rated: true` is refused
          *     with `403 matches/guest-unrated`), and may have up to `GUEST_TIME_LIMIT_MS_MAX` a move (`guestTimeLimitMs`
@@ -2217,7 +2221,7 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
-            /** @description The creating bot has too many active challenges (`matches/too-many-active`), or made its hour's challenges (`rate-limited`); see `Retry-After`. */
+            /** @description The creating bot has too many active challenges (`matches/too-many-active`), its opponent has as many aimed at it as it may (`matches/opponent-busy`), or the bot or its address made its hour's challenges (`rate-limited`); see `Retry-After`. */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -153,8 +153,11 @@ function writePlan(
     tx.write('ZREM', from, match.id).write('ZADD', to, 0, match.id);
   }
   const challenger = challengerOf(match);
-  if (challenger !== null) tx.write('ZREM', keys.botChallenges(challenger), match.id);
-  else
+  if (challenger !== null) {
+    tx.write('ZREM', keys.botChallenges(challenger), match.id);
+    const opponent = match.black.id === challenger ? match.white.id : match.black.id;
+    tx.write('ZREM', keys.botChallengesAgainst(opponent), match.id);
+  } else
     for (const side of ['black', 'white'] as const)
       tx.write('ZREM', keys.botArenaMatches(match[side].id), match.id);
   // The players hear of the end in the same transaction: exactly one matchFinished each.

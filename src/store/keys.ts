@@ -66,6 +66,8 @@ export function storeKeys(prefix: string) {
     streamAppends: `${p}streams:appended`,
     /** Sorted set of the challenges (matches created with its token) a bot has queued or running. */
     botChallenges: (botId: string) => `${p}bot:${botId}:challenges`,
+    /** Sorted set of the challenges aimed at a bot (made by another bot's token) queued or running. */
+    botChallengesAgainst: (botId: string) => `${p}bot:${botId}:challenged`,
     /**
      * Sorted set of the matches the arena made (matchmaking's, tournaments', the admin's) a bot has
      * queued or running: what its matchmaking capacity counts, which challenges must not fill.

@@ -325,19 +325,26 @@ export class RedisStore implements ArenaStore {
     // And on its bots: one retired since the caller checked it gets no new match.
     const players = guardPlayersActive(tx, k, [match.black.id, match.white.id]);
     const challenger = challengerOf(match);
+    let guards = players;
+    let opponentGuard: number | undefined;
     if (challenger !== null) {
+      const opponent = match.black.id === challenger ? match.white.id : match.black.id;
       if (options.maxActiveChallenges !== undefined) {
         tx.guardFewer(k.botChallenges(challenger), options.maxActiveChallenges);
+        guards++;
+      }
+      if (options.maxChallengesAgainst !== undefined) {
+        tx.guardFewer(k.botChallengesAgainst(opponent), options.maxChallengesAgainst);
+        opponentGuard = ++guards;
       }
       tx.write('ZADD', k.botChallenges(challenger), 0, match.id);
+      tx.write('ZADD', k.botChallengesAgainst(opponent), 0, match.id);
     }
     writeNewMatch(tx, k, match);
     const failed = await tx.attempt(this.scripts.guardedWrites);
-    return failed === null || failed === 0
-      ? 'created'
-      : failed <= players
-        ? 'bot-retired'
-        : 'too-many-active';
+    if (failed === null || failed === 0) return 'created';
+    if (failed <= players) return 'bot-retired';
+    return failed === opponentGuard ? 'opponent-busy' : 'too-many-active';
   }
 
   async createMatches(

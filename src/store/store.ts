@@ -30,11 +30,14 @@ export interface MatchQuery {
 }
 
 export interface NewMatchOptions {
+  /** The most challenges its maker may have queued or running (this one not counted). */
   readonly maxActiveChallenges?: number;
+  /** The most challenges aimed at its opponent that may be queued or running (this one not counted). */
+  readonly maxChallengesAgainst?: number;
 }
 
 /** What `createMatch` did: stored the match (or found it stored: a resend), or why it refused. */
-export type NewMatchOutcome = 'created' | 'too-many-active' | 'bot-retired';
+export type NewMatchOutcome = 'created' | 'too-many-active' | 'opponent-busy' | 'bot-retired';
 
 /** What `createMatches` did: stored them all, or why it stored none. */
 export type NewMatchesOutcome = 'created' | 'exists' | 'bot-retired';
@@ -112,9 +115,10 @@ export interface ArenaStore {
 
   /**
    * Stores a new queued match. A challenge (a match created by a bot) counts against its
-   * creator until it ends; with `maxActiveChallenges` it is stored only while the creator has
-   * fewer challenges queued or running than that, atomically (else `too-many-active`). Refused
-   * (`bot-retired`) when one of its bots has retired since the caller read it.
+   * creator and its opponent until it ends; with `maxActiveChallenges` it is stored only while the
+   * creator has fewer challenges queued or running than that, atomically (else `too-many-active`),
+   * and with `maxChallengesAgainst` only while fewer are aimed at the opponent (else
+   * `opponent-busy`). Refused (`bot-retired`) when one of its bots has retired since the caller read it.
    */
   createMatch(match: MatchRecord, options?: NewMatchOptions): Promise<NewMatchOutcome>;
   /**

@@ -197,6 +197,50 @@ describe('challenges', () => {
     }
   });
 
+  it('aimed at one bot are capped while queued or running, whoever made them; a house bot takes any number', async () => {
+    const h = await createHarness({ MAX_CHALLENGES_AGAINST_BOT: '2', HOUSE_BOTS: 'true' });
+    try {
+      const target = await registerBot(h, { name: 'much-challenged' });
+      const makers = [];
+      for (let i = 0; i < 3; i++) makers.push(await registerBot(h, { name: `challenger-${i}` }));
+      // Pull bots that never move: each challenge ends as a no-show once a worker plays it.
+      const challenge = (maker: { id: string; token: string }, opponent: string) =>
+        request(h.app)
+          .post('/v1/matches')
+          .set(bearer(maker.token))
+          .send({ black: maker.id, white: opponent, rules: { timeLimitMs: 50, overageMs: 0 } });
+      const made = [await challenge(makers[0]!, target.id), await challenge(makers[1]!, target.id)];
+      expect(made.map((res) => res.status)).toEqual([202, 202]);
+      const third = await challenge(makers[2]!, target.id);
+      expect(third.status).toBe(429);
+      expect(third.body.code).toBe('matches/opponent-busy');
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+      // Once they have ended there is room again; the arena's own matches never count.
+      const worker = await matchWorkerFor(h, 4);
+      try {
+        await until(
+          async () =>
+            (await Promise.all(made.map((res) => h.store.getMatch(res.body.id)))).every(
+              (match) => match?.status === 'finished',
+            ),
+          'the challenges to end',
+        );
+      } finally {
+        await worker.close();
+      }
+      expect(await createMatch(h, makers[0]!.id, target.id)).toMatch(/^match_/);
+      expect((await challenge(makers[2]!, target.id)).status).toBe(202);
+      // No worker plays them: four queued at once against a house bot.
+      const house = (await h.store.activeBots()).find((bot) => bot.house !== null)!;
+      for (const maker of makers.slice(0, 2)) {
+        expect((await challenge(maker, house.id)).status).toBe(202);
+        expect((await challenge(maker, house.id)).status).toBe(202);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
   it('are limited per client address and hour too, for all its bots and guests together', async () => {
     const h = await createHarness({
       RATE_LIMIT_CHALLENGES_PER_HOUR: '2',
