@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
 import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
-import { bearer, registerBot } from '../support/api.ts';
+import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
@@ -320,61 +320,27 @@ describe('challenges', () => {
   });
 
   it("wait behind the arena's own matches for a worker", async () => {
-    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10' });
-    const bot = await startLoopbackBot(playsFirstLegal());
-    try {
-      const a = await registerBot(h, { name: 'queued-a', url: bot.url });
-      const b = await registerBot(h, { name: 'queued-b', url: bot.url });
-      const challenges: string[] = [];
-      for (let i = 0; i < 2; i++) {
-        const res = await request(h.app)
-          .post('/v1/matches')
-          .set(bearer(a.token))
-          .send({ black: a.id, white: b.id });
-        challenges.push(res.body.id);
-      }
+    await withTwoBots('queued', async (h, a, b) => {
+      const challenges = [(await challengeOf(h, a, b.id)).body.id, (await challengeOf(h, a, b.id)).body.id];
       // A person at /play is no bots' challenge: a guest's game does not wait behind the arena's.
       const guest = (await request(h.app).post('/v1/guests')).body;
-      const person = await request(h.app)
-        .post('/v1/matches')
-        .set(bearer(guest.token))
-        .send({ black: a.id, white: guest.id, rules: { timeLimitMs: 100, overageMs: 0 } });
+      const person = await challengeOf(h, guest, a.id, { timeLimitMs: 100, overageMs: 0 });
       expect(person.status, JSON.stringify(person.body)).toBe(202);
       const arenas = await createMatch(h, b.id, a.id);
       // One worker slot, opened after all four were queued: the arena's match and the guest's go first.
       const worker = await matchWorkerFor(h, 1);
       try {
-        const started = async (id: string) => (await h.store.getMatch(id))?.startedAt ?? null;
-        const all = [arenas, person.body.id, ...challenges];
-        await until(
-          async () => (await Promise.all(all.map(started))).every((at) => at !== null),
-          'every match to start',
-        );
-        const first = Math.max((await started(arenas))!, (await started(person.body.id))!);
-        for (const id of challenges) expect((await started(id))!).toBeGreaterThanOrEqual(first);
+        const [arena, persons, ...others] = await startTimes(h, [arenas, person.body.id, ...challenges]);
+        for (const at of others) expect(at).toBeGreaterThanOrEqual(Math.max(arena!, persons!));
       } finally {
         await worker.close();
       }
-    } finally {
-      await bot.close();
-      await h.close();
-    }
+    });
   });
 
   it("keep their place behind the arena's matches when the reconciler queues them again", async () => {
-    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10' });
-    const bot = await startLoopbackBot(playsFirstLegal());
-    try {
-      const a = await registerBot(h, { name: 'requeued-a', url: bot.url });
-      const b = await registerBot(h, { name: 'requeued-b', url: bot.url });
-      const challenges: string[] = [];
-      for (let i = 0; i < 2; i++) {
-        const res = await request(h.app)
-          .post('/v1/matches')
-          .set(bearer(a.token))
-          .send({ black: a.id, white: b.id });
-        challenges.push(res.body.id);
-      }
+    await withTwoBots('requeued', async (h, a, b) => {
+      const challenges = [(await challengeOf(h, a, b.id)).body.id, (await challengeOf(h, a, b.id)).body.id];
       const arenas = await createMatch(h, b.id, a.id);
       // Every job lost (stored as queued, as when the queue was down), the challenges oldest: the
       // worker's reconciler queues all three again, in that order, while the queue is paused.
@@ -388,95 +354,108 @@ describe('challenges', () => {
           'the jobs queued again',
         );
         await queue.resume();
-        const started = async (id: string) => (await h.store.getMatch(id))?.startedAt ?? null;
-        await until(
-          async () => (await Promise.all([arenas, ...challenges].map(started))).every((at) => at !== null),
-          'every match to start',
-        );
-        for (const id of challenges)
-          expect((await started(id))!).toBeGreaterThanOrEqual((await started(arenas))!);
+        const [arena, ...others] = await startTimes(h, [arenas, ...challenges]);
+        for (const at of others) expect(at).toBeGreaterThanOrEqual(arena!);
       } finally {
         await worker.close();
       }
-    } finally {
-      await bot.close();
-      await h.close();
-    }
+    });
   });
 
   it("stop waiting behind the arena's matches once they have waited CHALLENGE_QUEUE_WAIT_MS", async () => {
-    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10', CHALLENGE_QUEUE_WAIT_MS: '300' });
-    const bot = await startLoopbackBot(playsFirstLegal());
-    try {
-      const a = await registerBot(h, { name: 'aged-a', url: bot.url });
-      const b = await registerBot(h, { name: 'aged-b', url: bot.url });
-      const { queue } = h.queue;
-      await queue.pause();
-      const challenge = await request(h.app)
-        .post('/v1/matches')
-        .set(bearer(a.token))
-        .send({ black: a.id, white: b.id });
-      const young = await request(h.app)
-        .post('/v1/matches')
-        .set(bearer(b.token))
-        .send({ black: b.id, white: a.id });
-      await new Promise((waited) => setTimeout(waited, 400));
-      const fresh = await request(h.app)
-        .post('/v1/matches')
-        .set(bearer(a.token))
-        .send({ black: b.id, white: a.id });
-      // The worker's reconcile at its start moves the two challenges that have waited 300 ms into
-      // the arena's line; the one made since stays behind it. Then an arena match comes.
-      const worker = await matchWorkerFor(h, 1);
-      try {
-        await until(async () => (await queue.getJobCountByTypes('wait')) === 2, 'the old challenges moved');
-        expect(await queue.getJobCountByTypes('prioritized')).toBe(1);
-        const arenas = await createMatch(h, b.id, a.id);
-        await queue.resume();
-        const started = async (id: string) => (await h.store.getMatch(id))?.startedAt ?? null;
-        const ids = [challenge.body.id, young.body.id, arenas, fresh.body.id];
-        await until(
-          async () => (await Promise.all(ids.map(started))).every((at) => at !== null),
-          'every match to start',
-        );
-        const [first, second, arena, last] = await Promise.all(ids.map(started));
-        // In the order they came into the arena's line: the old challenges, the arena's, then the new one.
-        expect(first!).toBeLessThanOrEqual(second!);
-        expect(second!).toBeLessThanOrEqual(arena!);
-        expect(arena!).toBeLessThanOrEqual(last!);
-      } finally {
-        await worker.close();
-      }
-    } finally {
-      await bot.close();
-      await h.close();
-    }
+    await withTwoBots(
+      'aged',
+      async (h, a, b) => {
+        const { queue } = h.queue;
+        await queue.pause();
+        const old = [(await challengeOf(h, a, b.id)).body.id, (await challengeOf(h, b, a.id)).body.id];
+        await new Promise((waited) => setTimeout(waited, 400));
+        const fresh = (await challengeOf(h, a, b.id)).body.id;
+        // The worker's reconcile at its start moves the two challenges that have waited 300 ms into
+        // the arena's line; the one made since stays behind it. Then an arena match comes.
+        const worker = await matchWorkerFor(h, 1);
+        try {
+          await until(async () => (await queue.getJobCountByTypes('wait')) === 2, 'the old challenges moved');
+          expect(await queue.getJobCountByTypes('prioritized')).toBe(1);
+          const arenas = await createMatch(h, b.id, a.id);
+          await queue.resume();
+          const [first, second, arena, last] = await startTimes(h, [...old, arenas, fresh]);
+          // In the order they came into the arena's line: the old challenges, the arena's, then the new one.
+          expect(first!).toBeLessThanOrEqual(second!);
+          expect(second!).toBeLessThanOrEqual(arena!);
+          expect(arena!).toBeLessThanOrEqual(last!);
+        } finally {
+          await worker.close();
+        }
+      },
+      { CHALLENGE_QUEUE_WAIT_MS: '300' },
+    );
   });
 
   it('are moved into the line by one worker at a time', async () => {
-    const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10', CHALLENGE_QUEUE_WAIT_MS: '0' });
-    try {
-      const a = await registerBot(h, { name: 'swept-a', url: 'http://127.0.0.1:9/' });
-      const b = await registerBot(h, { name: 'swept-b', url: 'http://127.0.0.1:9/' });
-      const { queue } = h.queue;
-      await queue.pause();
-      for (let i = 0; i < 2; i++)
-        await request(h.app).post('/v1/matches').set(bearer(a.token)).send({ black: a.id, white: b.id });
-      // Another worker is sweeping: this one leaves the challenges where they are.
-      const sweeping = await h.store.tryLock('challenge-promotion', 10_000);
-      const worker = await matchWorkerFor(h, 1);
-      try {
-        await worker.worker.reconcile();
-        expect(await queue.getJobCountByTypes('prioritized')).toBe(2);
-        await sweeping!();
-        await worker.worker.reconcile();
-        expect(await queue.getJobCountByTypes('prioritized')).toBe(0);
-        expect(await queue.getJobCountByTypes('wait')).toBe(2);
-      } finally {
-        await worker.close();
-      }
-    } finally {
-      await h.close();
-    }
+    await withTwoBots(
+      'swept',
+      async (h, a, b) => {
+        const { queue } = h.queue;
+        await queue.pause();
+        for (let i = 0; i < 2; i++) await challengeOf(h, a, b.id);
+        // Another worker is sweeping: this one leaves the challenges where they are.
+        const sweeping = await h.store.tryLock('challenge-promotion', 10_000);
+        const worker = await matchWorkerFor(h, 1);
+        try {
+          await worker.worker.reconcile();
+          expect(await queue.getJobCountByTypes('prioritized')).toBe(2);
+          await sweeping!();
+          await worker.worker.reconcile();
+          expect(await queue.getJobCountByTypes('prioritized')).toBe(0);
+          expect(await queue.getJobCountByTypes('wait')).toBe(2);
+        } finally {
+          await worker.close();
+        }
+      },
+      { CHALLENGE_QUEUE_WAIT_MS: '0' },
+    );
   });
 });
+
+/** A challenge `maker` makes against `opponent` (with `rules`, if given), as answered. */
+function challengeOf(
+  h: Harness,
+  maker: { readonly id: string; readonly token: string },
+  opponent: string,
+  rules?: Record<string, unknown>,
+) {
+  return request(h.app)
+    .post('/v1/matches')
+    .set(bearer(maker.token))
+    .send({ black: maker.id, white: opponent, ...(rules ? { rules } : {}) });
+}
+
+/** Waits until every match of `ids` has started; answers when each did, in that order. */
+async function startTimes(h: Harness, ids: readonly string[]): Promise<number[]> {
+  const times = async () =>
+    Promise.all(ids.map(async (id) => (await h.store.getMatch(id))?.startedAt ?? null));
+  await until(async () => (await times()).every((at) => at !== null), 'every match to start');
+  return (await times()) as number[];
+}
+
+/**
+ * Runs `body` on a harness (challenges capped at 10 a bot, and `env`) with two bots, `<name>-a` and
+ * `<name>-b`, answering on one loopback bot; closes them all after it.
+ */
+async function withTwoBots(
+  name: string,
+  body: (h: Harness, a: RegisteredBot, b: RegisteredBot) => Promise<void>,
+  env: Record<string, string> = {},
+): Promise<void> {
+  const h = await createHarness({ MAX_ACTIVE_CHALLENGES_PER_BOT: '10', ...env });
+  const bot = await startLoopbackBot(playsFirstLegal());
+  try {
+    const a = await registerBot(h, { name: `${name}-a`, url: bot.url });
+    const b = await registerBot(h, { name: `${name}-b`, url: bot.url });
+    await body(h, a, b);
+  } finally {
+    await bot.close();
+    await h.close();
+  }
+}

@@ -21,6 +21,20 @@ const lastId = (entries: [string, string[]][]) => entries.at(-1)?.[0] ?? '0-0';
 
 let made = 0;
 
+/** The connection, its XREAD replies held back 100 ms: an append can be heard while a read is out. */
+function lateReads(): Redis {
+  return new Proxy(redis, {
+    get(target, property, receiver) {
+      if (property !== 'xread') return Reflect.get(target, property, receiver);
+      return async (...args: (string | number)[]) => {
+        const reply = await target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
+        await pause(100);
+        return reply;
+      };
+    },
+  });
+}
+
 /**
  * Waits as RedisPullStore makes them, over `reads`, with a subscriber and an appends channel of
  * their own; `append` writes to a stream as the arena's writers do, the XADD and its announcement
@@ -91,17 +105,7 @@ describe('StreamWaits', () => {
 
   it('gives a wait that began during a read, from an older id, every entry past its own id', async () => {
     // Replies to XREAD come 100 ms late: the second wait begins while the first's read is out.
-    const lateReads = new Proxy(redis, {
-      get(target, property, receiver) {
-        if (property !== 'xread') return Reflect.get(target, property, receiver);
-        return async (...args: (string | number)[]) => {
-          const reply = await target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
-          await pause(100);
-          return reply;
-        };
-      },
-    });
-    const { waits, append, close } = streamWaits(lateReads);
+    const { waits, append, close } = streamWaits(lateReads());
     const key = `${prefix}:late`;
     const signal = new AbortController().signal;
     const first = await redis.xadd(key, '*', 'n', '1');
@@ -151,17 +155,7 @@ describe('StreamWaits', () => {
 
   it('serves a holder waiting again with what was announced while its last read was out', async () => {
     // Replies to XREAD come 100 ms late: the second append is heard while the read of the first is out.
-    const lateReads = new Proxy(redis, {
-      get(target, property, receiver) {
-        if (property !== 'xread') return Reflect.get(target, property, receiver);
-        return async (...args: (string | number)[]) => {
-          const reply = await target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
-          await pause(100);
-          return reply;
-        };
-      },
-    });
-    const { waits, append, close } = streamWaits(lateReads);
+    const { waits, append, close } = streamWaits(lateReads());
     const key = `${prefix}:heard-meanwhile`;
     const signal = new AbortController().signal;
     const handle: WaitHandle = { wait: undefined };
@@ -177,17 +171,7 @@ describe('StreamWaits', () => {
   });
 
   it('reads again for a holder that waits again later, when an append was announced while its last read was out', async () => {
-    const lateReads = new Proxy(redis, {
-      get(target, property, receiver) {
-        if (property !== 'xread') return Reflect.get(target, property, receiver);
-        return async (...args: (string | number)[]) => {
-          const reply = await target.xread(...(args as ['COUNT', number, 'STREAMS', string, string]));
-          await pause(100);
-          return reply;
-        };
-      },
-    });
-    const { waits, append, close } = streamWaits(lateReads);
+    const { waits, append, close } = streamWaits(lateReads());
     const key = `${prefix}:heard-then-away`;
     const signal = new AbortController().signal;
     const handle: WaitHandle = { wait: undefined };
