@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { reversi } from '../game/index.ts';
-import { decodeMatch, encodeHistoryEntry, historyEntryOf, matchFields } from './codec.ts';
+import {
+  decodeMatch,
+  encodeHistoryEntry,
+  HISTORY_FIELDS,
+  historyEntryOf,
+  historyFieldsOf,
+  matchFields,
+} from './codec.ts';
 import { CorruptMovesError, decodeMoves, encodeMove, UnencodableMoveError } from './move-codec.ts';
 import type { MatchRecord, MoveRecord } from './records.ts';
 
@@ -251,5 +258,23 @@ describe('the compact match record', () => {
     });
     expect(encodeHistoryEntry(entry!)).toBe(match.id);
     expect(historyEntryOf(match, 'bot_someone-else')).toBeNull();
+  });
+
+  it('makes the same entry from the few fields a history reads, in the new form and the old', () => {
+    const fieldsOf = (hash: Record<string, string>) =>
+      historyFieldsOf(HISTORY_FIELDS.map((f) => hash[f] ?? null));
+    const old = {
+      ...matchFields(match),
+      black: JSON.stringify(match.black),
+      white: JSON.stringify(match.white),
+      result: JSON.stringify(match.result),
+      ratings: JSON.stringify(match.ratings),
+    };
+    for (const hash of [matchFields(match), old])
+      for (const botId of [match.black.id, match.white.id, 'bot_someone-else'])
+        expect(historyEntryOf(fieldsOf(hash), botId)).toEqual(historyEntryOf(match, botId));
+    const { ratings: _unrated, ...unrated } = matchFields(match);
+    expect(historyEntryOf(fieldsOf(unrated), match.black.id)).toBeNull();
+    expect(fieldsOf({})).toBeNull();
   });
 });

@@ -11,7 +11,9 @@ import {
   decodeMatch,
   decodeRules,
   encodeCursor,
+  HISTORY_FIELDS,
   historyEntryOf,
+  historyFieldsOf,
   isJsonHistoryItem,
   newBotFields,
 } from './codec.ts';
@@ -545,14 +547,17 @@ export class RedisStore implements ArenaStore {
       -1,
     );
     // Items are match ids (the entry is the match's record), or the JSON of an entry written before.
-    const matches = await readHashes(
-      this.redis,
-      entries.filter((item) => !isJsonHistoryItem(item)).map((id) => this.keys.match(id)),
-    );
+    const pipeline = this.redis.pipeline();
+    for (const item of entries)
+      if (!isJsonHistoryItem(item)) pipeline.hmget(this.keys.match(item), ...HISTORY_FIELDS);
+    const matches = ((await pipeline.exec()) ?? []).map(([error, values]) => {
+      if (error) throw error;
+      return historyFieldsOf(values as (string | null)[]);
+    });
     let next = 0;
     return entries.flatMap((item) => {
       if (isJsonHistoryItem(item)) return [JSON.parse(item) as RatingHistoryEntry];
-      const entry = historyEntryOf(decodeMatch(matches[next++] ?? {}), botId);
+      const entry = historyEntryOf(matches[next++] ?? null, botId);
       return entry === null ? [] : [entry];
     });
   }
