@@ -118,13 +118,15 @@ function operationLimiter(
   });
   // A refused request is given back once its refusal is sent whole, not when the connection closes
   // first (express-rate-limit's skipFailedRequests): a client that reset the connection after its
-  // body was read, before the answer, got its bot or match made and its count given back.
+  // body was read, before the answer, got its bot or match made and its count given back. Every
+  // refusal after this budget counted it is given back, a 429 too (another budget's, a cap's such
+  // as matches/opponent-busy): it made nothing, and a client retrying as its Retry-After said would
+  // otherwise spend this budget on nothing. This budget's own refusal never counted here.
   return (req, res, next) => {
     limiter(req, res, (error?: unknown) => {
       if (error === undefined && !options.skip?.(req, res)) {
         res.once('finish', () => {
-          if (res.statusCode >= 400 && res.statusCode !== 429)
-            Promise.resolve(store.decrement(options.key(req, res))).catch(() => {});
+          if (res.statusCode >= 400) Promise.resolve(store.decrement(options.key(req, res))).catch(() => {});
         });
       }
       next(error);

@@ -241,6 +241,31 @@ describe('challenges', () => {
     }
   });
 
+  it('refused by a cap (a busy opponent), count against no budget', async () => {
+    const h = await createHarness({ MAX_CHALLENGES_AGAINST_BOT: '1', RATE_LIMIT_CHALLENGES_PER_HOUR: '2' });
+    try {
+      const [busy, idle, other, blocker, retrier] = [
+        await registerBot(h, { name: 'busy-target' }),
+        await registerBot(h, { name: 'idle-target' }),
+        await registerBot(h, { name: 'other-target' }),
+        await registerBot(h, { name: 'slot-holder' }),
+        await registerBot(h, { name: 'retrier' }),
+      ];
+      expect((await challengeOf(h, blocker, busy.id)).status).toBe(202);
+      // Retried as Retry-After says, more times than the hour's budget.
+      for (let i = 0; i < 3; i++) {
+        const refused = await challengeOf(h, retrier, busy.id);
+        expect(refused.body.code).toBe('matches/opponent-busy');
+      }
+      // Its hour's two challenges are still whole; a third is over the budget.
+      expect((await challengeOf(h, retrier, idle.id)).status).toBe(202);
+      expect((await challengeOf(h, retrier, other.id)).status).toBe(202);
+      expect((await challengeOf(h, retrier, blocker.id)).body.code).toBe('rate-limited');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('are limited per client address and hour too, for all its bots and guests together', async () => {
     const h = await createHarness({
       RATE_LIMIT_CHALLENGES_PER_HOUR: '2',
