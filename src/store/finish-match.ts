@@ -6,6 +6,7 @@ import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
 import { BOT_EVENTS_KEPT, type StoreKeys } from './keys.ts';
 import { encodeFinishEvent, MATCH_EVENTS_KEPT, MATCH_EVENTS_TTL_SECONDS } from './match-events.ts';
+import { activeSetsOf } from './new-match.ts';
 import { ratedTallyField } from './ratings.ts';
 import { readHashes } from './read.ts';
 import {
@@ -16,7 +17,6 @@ import {
   type RatingHistoryEntry,
   type RatingRule,
 } from './records.ts';
-import { challengerOf } from './store.ts';
 
 export interface FinishRequest {
   readonly matchId: string;
@@ -152,14 +152,7 @@ function writePlan(
   ] as const) {
     tx.write('ZREM', from, match.id).write('ZADD', to, 0, match.id);
   }
-  const challenger = challengerOf(match);
-  if (challenger !== null) {
-    tx.write('ZREM', keys.botChallenges(challenger), match.id);
-    const opponent = match.black.id === challenger ? match.white.id : match.black.id;
-    tx.write('ZREM', keys.botChallengesAgainst(opponent), match.id);
-  } else
-    for (const side of ['black', 'white'] as const)
-      tx.write('ZREM', keys.botArenaMatches(match[side].id), match.id);
+  for (const key of activeSetsOf(keys, match)) tx.write('ZREM', key, match.id);
   // The players hear of the end in the same transaction: exactly one matchFinished each.
   for (const side of ['black', 'white'] as const) {
     const data = JSON.stringify(plan.events[side] satisfies components['schemas']['BotMatchFinishedEvent']);

@@ -5,10 +5,11 @@ import type { MatchRecord } from './records.ts';
 import { challengerOf } from './store.ts';
 
 /**
- * The writes that store a new match: its hash and its place in the status sets (all matches', and
- * each player's), and for a match the arena made, in each player's set of those while it is active. One definition for every path that creates matches (`createMatch`, a tournament's
- * round), so a match is indexed alike however it was made. Indexed by status only: the list of all
- * matches merges the status sets, where a set of all would hold every finished match a second time.
+ * The writes that store a new match: its hash, its place in the status sets (all matches', and
+ * each player's) and in the sets it is in while active (see `activeSetsOf`). One definition for
+ * every path that creates matches (`createMatch`, a tournament's round), so a match is indexed
+ * alike however it was made. Indexed by status only: the list of all matches merges the status
+ * sets, where a set of all would hold every finished match a second time.
  *
  * @example
  * const tx = new GuardedWrites().guard(keys.match(match.id), 'id', undefined);
@@ -23,10 +24,27 @@ export function writeNewMatch(tx: GuardedWrites, keys: StoreKeys, match: MatchRe
   ]) {
     tx.write('ZADD', key, 0, match.id);
   }
-  if (challengerOf(match) === null) {
-    tx.write('ZADD', keys.botArenaMatches(match.black.id), 0, match.id);
-    tx.write('ZADD', keys.botArenaMatches(match.white.id), 0, match.id);
-  }
+  for (const key of activeSetsOf(keys, match)) tx.write('ZADD', key, 0, match.id);
+}
+
+/**
+ * The sets a match is in while queued or running, beside the status sets, which the caps count: a
+ * challenge is in its maker's challenges and in those aimed at its opponent; a match the arena
+ * made is in each player's arena matches. Written when the match is stored, removed when it ends.
+ */
+export function activeSetsOf(
+  keys: StoreKeys,
+  match: Pick<MatchRecord, 'createdBy' | 'black' | 'white'>,
+): string[] {
+  const challenger = challengerOf(match);
+  if (challenger === null)
+    return [keys.botArenaMatches(match.black.id), keys.botArenaMatches(match.white.id)];
+  return [keys.botChallenges(challenger), keys.botChallengesAgainst(challengedOf(match, challenger))];
+}
+
+/** The bot a challenge is aimed at: the one of its players that did not make it. */
+export function challengedOf(match: Pick<MatchRecord, 'black' | 'white'>, challenger: string): string {
+  return match.black.id === challenger ? match.white.id : match.black.id;
 }
 
 /**

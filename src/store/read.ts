@@ -15,6 +15,22 @@ export async function readHashes(redis: Redis, keys: readonly string[]): Promise
   });
 }
 
+/** The same `fields` of many hashes in one round trip (null where one is missing). */
+export async function readHashFields(
+  redis: Redis,
+  keys: readonly string[],
+  fields: readonly string[],
+): Promise<(string | null)[][]> {
+  if (keys.length === 0) return [];
+  const pipeline = redis.pipeline();
+  for (const key of keys) pipeline.hmget(key, ...fields);
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([error, values]) => {
+    if (error) throw error;
+    return values as (string | null)[];
+  });
+}
+
 /** Many bots in one round trip; `null` where there is no such bot. */
 export async function readBots(
   redis: Redis,

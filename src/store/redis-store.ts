@@ -36,7 +36,7 @@ import {
 } from './lua-scripts.ts';
 import { encodeMoveEvent, encodeTurnEvent, type LiveTurn } from './match-events.ts';
 import { decodeMoves, encodeMove, UnencodableMoveError } from './move-codec.ts';
-import { guardPlayersActive, writeNewMatch } from './new-match.ts';
+import { challengedOf, guardPlayersActive, writeNewMatch } from './new-match.ts';
 import {
   activeBots,
   activeMatchCounts,
@@ -48,7 +48,7 @@ import {
   ratedTallies,
   saveStrengths,
 } from './ratings.ts';
-import { readBots, readHashes } from './read.ts';
+import { readBots, readHashes, readHashFields } from './read.ts';
 import type {
   BotChanges,
   BotRecord,
@@ -330,18 +330,16 @@ export class RedisStore implements ArenaStore {
     let guards = players;
     let opponentGuard: number | undefined;
     if (challenger !== null) {
-      const opponent = match.black.id === challenger ? match.white.id : match.black.id;
       if (options.maxActiveChallenges !== undefined) {
         tx.guardFewer(k.botChallenges(challenger), options.maxActiveChallenges);
         guards++;
       }
       if (options.maxChallengesAgainst !== undefined) {
-        tx.guardFewer(k.botChallengesAgainst(opponent), options.maxChallengesAgainst);
+        tx.guardFewer(k.botChallengesAgainst(challengedOf(match, challenger)), options.maxChallengesAgainst);
         opponentGuard = ++guards;
       }
-      tx.write('ZADD', k.botChallenges(challenger), 0, match.id);
-      tx.write('ZADD', k.botChallengesAgainst(opponent), 0, match.id);
     }
+    // Into the sets the caps count, with the rest of its indexes.
     writeNewMatch(tx, k, match);
     const failed = await tx.attempt(this.scripts.guardedWrites);
     if (failed === null || failed === 0) return 'created';
@@ -547,13 +545,13 @@ export class RedisStore implements ArenaStore {
       -1,
     );
     // Items are match ids (the entry is the match's record), or the JSON of an entry written before.
-    const pipeline = this.redis.pipeline();
-    for (const item of entries)
-      if (!isJsonHistoryItem(item)) pipeline.hmget(this.keys.match(item), ...HISTORY_FIELDS);
-    const matches = ((await pipeline.exec()) ?? []).map(([error, values]) => {
-      if (error) throw error;
-      return historyFieldsOf(values as (string | null)[]);
-    });
+    const matches = (
+      await readHashFields(
+        this.redis,
+        entries.filter((item) => !isJsonHistoryItem(item)).map((id) => this.keys.match(id)),
+        HISTORY_FIELDS,
+      )
+    ).map(historyFieldsOf);
     let next = 0;
     return entries.flatMap((item) => {
       if (isJsonHistoryItem(item)) return [JSON.parse(item) as RatingHistoryEntry];
