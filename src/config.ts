@@ -111,6 +111,11 @@ const envSchema = z.object({
    * bots, played in the worker, take any number): many makers at once could load its server.
    */
   MAX_CHALLENGES_AGAINST_BOT: integer(8, 1),
+  /**
+   * Of those, how many may come from one client address (grouped as the rate limits group them),
+   * whatever bots and guests made them: else one address could hold all of a bot's places.
+   */
+  MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: integer(2, 1),
   /** Event streams plus long polls one bot may hold open at once. */
   MAX_STREAMS_PER_BOT: integer(4, 1),
   /** Bots one client address may register per hour. */
@@ -240,6 +245,7 @@ export interface Config {
     readonly guest: { readonly timeLimitMs: { readonly max: number; readonly default: number } };
     readonly maxActiveChallengesPerBot: number;
     readonly maxChallengesAgainstBot: number;
+    readonly maxChallengesAgainstBotPerAddress: number;
     readonly maxStreamsPerBot: number;
   };
   readonly rateLimit: {
@@ -382,6 +388,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       guest: { timeLimitMs: guestTimeLimit },
       maxActiveChallengesPerBot: e.MAX_ACTIVE_CHALLENGES_PER_BOT,
       maxChallengesAgainstBot: e.MAX_CHALLENGES_AGAINST_BOT,
+      maxChallengesAgainstBotPerAddress: e.MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS,
       maxStreamsPerBot: e.MAX_STREAMS_PER_BOT,
     },
     rateLimit: {

@@ -143,24 +143,43 @@ function retiredMeanwhile(): ConflictError {
 export class MatchService {
   constructor(private readonly deps: MatchServiceDeps) {}
 
-  async create(principal: Principal | null, input: NewMatchInput): Promise<MatchRecord> {
-    const { match, challenger, opponent, queuedAs } = await this.#prepare(principal, input);
+  /**
+   * `origin` says where the request came from (an opaque key of the client's address group): a
+   * challenge keeps it while active, for the cap on one origin's challenges aimed at a bot.
+   */
+  async create(
+    principal: Principal | null,
+    input: NewMatchInput,
+    options: { readonly origin?: string } = {},
+  ): Promise<MatchRecord> {
+    const prepared = await this.#prepare(principal, input);
+    const { challenger, opponent, queuedAs } = prepared;
     const { store, limits } = this.deps;
+    // A house bot plays in the worker, with no server of its own to overload: people at /play may
+    // all play it at once, from anywhere.
+    const capped = challenger !== null && !opponent?.house;
+    const match: MatchRecord =
+      capped && options.origin !== undefined ? { ...prepared.match, origin: options.origin } : prepared.match;
     const stored = await store.createMatch(
       match,
       challenger === null
         ? {}
         : {
             maxActiveChallenges: limits.maxActiveChallengesPerBot,
-            // A house bot plays in the worker, with no server of its own to overload: people at
-            // /play may all play it at once.
-            ...(opponent?.house ? {} : { maxChallengesAgainst: limits.maxChallengesAgainstBot }),
+            ...(capped
+              ? {
+                  maxChallengesAgainst: limits.maxChallengesAgainstBot,
+                  maxChallengesAgainstFromOrigin: limits.maxChallengesAgainstBotPerAddress,
+                }
+              : {}),
           },
     );
     if (stored === 'bot-retired') throw retiredMeanwhile();
-    if (stored === 'opponent-busy') {
+    if (stored === 'opponent-busy' || stored === 'opponent-busy-from-origin') {
       throw new RateLimitedError(
-        `${opponent?.name} already has ${limits.maxChallengesAgainstBot} challenges queued or running; try again once one has ended.`,
+        stored === 'opponent-busy'
+          ? `${opponent?.name} already has ${limits.maxChallengesAgainstBot} challenges queued or running; try again once one has ended.`
+          : `${opponent?.name} already has ${limits.maxChallengesAgainstBotPerAddress} challenges queued or running from your address; try again once one has ended.`,
         CHALLENGE_RETRY_AFTER_SECONDS,
         'matches/opponent-busy',
       );

@@ -236,8 +236,9 @@ export interface paths {
          *     (`403 matches/challenge-declined`; a retired opponent is `409 bots/retired`), and a bot may have at
          *     most `MAX_ACTIVE_CHALLENGES_PER_BOT` challenges it created queued or running at once
          *     (`429 matches/too-many-active` with `Retry-After`), a bot other than a house bot at most
-         *     `MAX_CHALLENGES_AGAINST_BOT` aimed at it by anyone (`429 matches/opponent-busy` with `Retry-After`),
-         *     and a bot may make at most `RATE_LIMIT_CHALLENGES_PER_HOUR` an hour, and all the bots and guests of one
+         *     `MAX_CHALLENGES_AGAINST_BOT` aimed at it by anyone, of which `MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS`
+         *     from one client address, whatever bots and guests made them (`429 matches/opponent-busy` with
+         *     `Retry-After`), and a bot may make at most `RATE_LIMIT_CHALLENGES_PER_HOUR` an hour, and all the bots and guests of one
          *     client address `RATE_LIMIT_CHALLENGES_PER_ADDRESS_PER_HOUR` together (`429 rate-limited`; refused
          *     requests do not count). When the workers are busy, a challenge waits behind every match the arena
          *     made (matchmaking, tournaments, the admin's), for at most `CHALLENGE_QUEUE_WAIT_MS`, then in line

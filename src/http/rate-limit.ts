@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import type { Config } from '../config.ts';
@@ -31,6 +32,15 @@ const ADMIN_PATHS = new Set(['/metrics']);
 
 const ADDRESS_KEY = 'a:';
 const addressKey = (ip: string | undefined) => `${ADDRESS_KEY}${ipKeyGenerator(ip ?? 'unknown')}`;
+
+/**
+ * Where a request came from, as the address limits group clients (IPv6 by /56), hashed: what a
+ * challenge keeps while active for the cap per address on challenges aimed at one bot, without
+ * storing the address itself.
+ */
+export function clientOrigin(req: Request): string {
+  return createHash('sha256').update(addressKey(req.ip)).digest('base64url').slice(0, 16);
+}
 
 /** express-rate-limit guesses from a key generator's source whether it groups IPv6 addresses; ours does, in addressKey. */
 const validate = { keyGeneratorIpFallback: false } as const;

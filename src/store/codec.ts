@@ -187,6 +187,7 @@ export function matchFields(match: MatchRecord): Record<string, string> {
   if (match.result !== null) fields.result = encodeResult(match.result);
   if (match.ratings !== null) fields.ratings = encodeRatings(match.ratings);
   if (match.tournament !== undefined) fields.tournament = `${match.tournament.id} ${match.tournament.round}`;
+  if (match.origin !== undefined) fields.origin = match.origin;
   return fields;
 }
 
@@ -216,6 +217,7 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
     result: hash.result ? decodeResult(hash.result) : null,
     ratings: hash.ratings ? decodeRatings(hash.ratings) : null,
     ...(hash.tournament ? { tournament: decodeTournamentRef(hash.tournament) } : {}),
+    ...(hash.origin ? { origin: hash.origin } : {}),
   };
 }
 

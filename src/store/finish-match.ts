@@ -144,6 +144,8 @@ function writePlan(
     at,
     ...(plan.ratings ? ['ratings', encodeRatings(plan.ratings)] : []),
   );
+  // Where a challenge came from is kept only while it counts against the cap (see activeSetsOf).
+  if (match.origin !== undefined) tx.write('HDEL', keys.match(match.id), 'origin');
   const status: MatchStatus = plan.status;
   for (const [from, to] of [
     [keys.matches(match.status), keys.matches(status)],

@@ -68,6 +68,8 @@ export function storeKeys(prefix: string) {
     botChallenges: (botId: string) => `${p}bot:${botId}:challenges`,
     /** Sorted set of the challenges aimed at a bot (made by another bot's token) queued or running. */
     botChallengesAgainst: (botId: string) => `${p}bot:${botId}:challenged`,
+    /** Of those, the ones made from one origin (a challenge's `origin`, a hashed client address group). */
+    botChallengesAgainstFrom: (botId: string, origin: string) => `${p}bot:${botId}:challenged:${origin}`,
     /**
      * Sorted set of the matches the arena made (matchmaking's, tournaments', the admin's) a bot has
      * queued or running: what its matchmaking capacity counts, which challenges must not fill.

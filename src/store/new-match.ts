@@ -29,17 +29,23 @@ export function writeNewMatch(tx: GuardedWrites, keys: StoreKeys, match: MatchRe
 
 /**
  * The sets a match is in while queued or running, beside the status sets, which the caps count: a
- * challenge is in its maker's challenges and in those aimed at its opponent; a match the arena
- * made is in each player's arena matches. Written when the match is stored, removed when it ends.
+ * challenge is in its maker's challenges, in those aimed at its opponent and, with an origin, in
+ * those aimed at its opponent from that origin; a match the arena made is in each player's arena
+ * matches. Written when the match is stored, removed when it ends.
  */
 export function activeSetsOf(
   keys: StoreKeys,
-  match: Pick<MatchRecord, 'createdBy' | 'black' | 'white'>,
+  match: Pick<MatchRecord, 'createdBy' | 'black' | 'white' | 'origin'>,
 ): string[] {
   const challenger = challengerOf(match);
   if (challenger === null)
     return [keys.botArenaMatches(match.black.id), keys.botArenaMatches(match.white.id)];
-  return [keys.botChallenges(challenger), keys.botChallengesAgainst(challengedOf(match, challenger))];
+  const challenged = challengedOf(match, challenger);
+  return [
+    keys.botChallenges(challenger),
+    keys.botChallengesAgainst(challenged),
+    ...(match.origin === undefined ? [] : [keys.botChallengesAgainstFrom(challenged, match.origin)]),
+  ];
 }
 
 /** The bot a challenge is aimed at: the one of its players that did not make it. */

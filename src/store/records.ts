@@ -164,6 +164,12 @@ export interface MatchRecord {
   readonly ratings: MatchRatings | null;
   /** Set on a tournament's matches: the tournament and the round (from 1) the match belongs to. */
   readonly tournament?: TournamentRef;
+  /**
+   * Set on a challenge while it is queued or running: where it was made from (a hash of the
+   * client's address group, as the rate limits group addresses), which the cap on one origin's
+   * challenges aimed at a bot counts. Removed when the match ends; never served.
+   */
+  readonly origin?: string;
 }
 
 /**

@@ -327,16 +327,24 @@ export class RedisStore implements ArenaStore {
     // And on its bots: one retired since the caller checked it gets no new match.
     const players = guardPlayersActive(tx, k, [match.black.id, match.white.id]);
     const challenger = challengerOf(match);
-    let guards = players;
-    let opponentGuard: number | undefined;
+    // Which cap each guard after the players' stands for, in order: the first that fails answers.
+    const caps: NewMatchOutcome[] = [];
     if (challenger !== null) {
+      const challenged = challengedOf(match, challenger);
       if (options.maxActiveChallenges !== undefined) {
         tx.guardFewer(k.botChallenges(challenger), options.maxActiveChallenges);
-        guards++;
+        caps.push('too-many-active');
       }
       if (options.maxChallengesAgainst !== undefined) {
-        tx.guardFewer(k.botChallengesAgainst(challengedOf(match, challenger)), options.maxChallengesAgainst);
-        opponentGuard = ++guards;
+        tx.guardFewer(k.botChallengesAgainst(challenged), options.maxChallengesAgainst);
+        caps.push('opponent-busy');
+      }
+      if (options.maxChallengesAgainstFromOrigin !== undefined && match.origin !== undefined) {
+        tx.guardFewer(
+          k.botChallengesAgainstFrom(challenged, match.origin),
+          options.maxChallengesAgainstFromOrigin,
+        );
+        caps.push('opponent-busy-from-origin');
       }
     }
     // Into the sets the caps count, with the rest of its indexes.
@@ -344,7 +352,7 @@ export class RedisStore implements ArenaStore {
     const failed = await tx.attempt(this.scripts.guardedWrites);
     if (failed === null || failed === 0) return 'created';
     if (failed <= players) return 'bot-retired';
-    return failed === opponentGuard ? 'opponent-busy' : 'too-many-active';
+    return caps[failed - players - 1]!;
   }
 
   async createMatches(

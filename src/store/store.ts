@@ -34,10 +34,17 @@ export interface NewMatchOptions {
   readonly maxActiveChallenges?: number;
   /** The most challenges aimed at its opponent that may be queued or running (this one not counted). */
   readonly maxChallengesAgainst?: number;
+  /** Of those, the most from the match's `origin` (this one not counted); ignored without one. */
+  readonly maxChallengesAgainstFromOrigin?: number;
 }
 
 /** What `createMatch` did: stored the match (or found it stored: a resend), or why it refused. */
-export type NewMatchOutcome = 'created' | 'too-many-active' | 'opponent-busy' | 'bot-retired';
+export type NewMatchOutcome =
+  | 'created'
+  | 'too-many-active'
+  | 'opponent-busy'
+  | 'opponent-busy-from-origin'
+  | 'bot-retired';
 
 /** What `createMatches` did: stored them all, or why it stored none. */
 export type NewMatchesOutcome = 'created' | 'exists' | 'bot-retired';

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
+import { storeKeys } from '../../src/store/keys.ts';
 import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
@@ -236,6 +237,61 @@ describe('challenges', () => {
         expect((await challenge(maker, house.id)).status).toBe(202);
         expect((await challenge(maker, house.id)).status).toBe(202);
       }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('aimed at one bot from one address are capped, whatever bots and guests made them', async () => {
+    const h = await createHarness({ MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: '2' });
+    try {
+      const [target, other, first, second] = [
+        await registerBot(h, { name: 'address-target' }),
+        await registerBot(h, { name: 'address-other-target' }),
+        await registerBot(h, { name: 'address-maker-1' }),
+        await registerBot(h, { name: 'address-maker-2' }),
+      ];
+      const guest = (await request(h.app).post('/v1/guests')).body as RegisteredBot;
+      // Pull bots that never move: each challenge ends as a no-show once a worker plays it.
+      const quick = { timeLimitMs: 50, overageMs: 0 };
+      const made = [
+        await challengeOf(h, first, target.id, quick),
+        await challengeOf(h, guest, target.id, quick),
+      ];
+      expect(made.map((res) => res.status)).toEqual([202, 202]);
+      // A third from the same address, by another bot: refused, though the bot's cap is not reached.
+      const third = await challengeOf(h, second, target.id, quick);
+      expect(third.status).toBe(429);
+      expect(third.body.code).toBe('matches/opponent-busy');
+      expect(third.body.detail).toMatch(/from your address/);
+      // The same bot from another address, and another target from this one, are not held back.
+      const elsewhere = await request(h.app)
+        .post('/v1/matches')
+        .set('x-forwarded-for', '198.51.100.9')
+        .set(bearer(second.token))
+        .send({ black: second.id, white: target.id, rules: quick });
+      expect(elsewhere.status).toBe(202);
+      const otherTarget = await challengeOf(h, second, other.id, quick);
+      expect(otherTarget.status).toBe(202);
+      // Where a challenge came from is neither served nor kept past its end.
+      expect(made[0]!.body).not.toHaveProperty('origin');
+      const keys = storeKeys(h.prefix);
+      const hashOf = (id: string) => h.redis.hgetall(keys.match(id));
+      expect((await hashOf(made[0]!.body.id)).origin).toMatch(/^[\w-]{16}$/);
+      const ids = [...made, elsewhere, otherTarget].map((res) => res.body.id as string);
+      const worker = await matchWorkerFor(h, 4);
+      try {
+        await until(
+          async () =>
+            (await Promise.all(ids.map((id) => h.store.getMatch(id)))).every((m) => m?.status === 'finished'),
+          'the challenges to end',
+        );
+      } finally {
+        await worker.close();
+      }
+      for (const id of ids) expect(await hashOf(id)).not.toHaveProperty('origin');
+      expect(await scanKeys(h.redis, `${keys.bot(target.id)}:challenged:*`)).toEqual([]);
+      expect((await challengeOf(h, second, target.id, quick)).status).toBe(202);
     } finally {
       await h.close();
     }

@@ -40,6 +40,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     // reads a match often met 429s. Only the rate-limit tests (ops, fair-play/limits) set limits.
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_TOKEN: '1000000',
+    // Likewise every challenge is from one address: the per-address share of a bot's challenges.
+    MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: '1000',
     MATCHMAKING_ENABLED: 'false',
     HOUSE_BOTS: 'false',
     // Tests read the leaderboard right after a match: no staleness.

@@ -4,6 +4,7 @@ import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
+import { clientOrigin } from '../rate-limit.ts';
 import { createMatchBody, listMatchesQuery, matchIdParams } from '../schemas.ts';
 
 /** Finished matches served from memory, about 7 kB each (a 60-move game). */
@@ -34,7 +35,7 @@ export function matchesRouter(
 
   router.post('/v1/matches', async (req, res) => {
     const body = parse(createMatchBody, req.body, 'body');
-    const match = await matches.create(principalOf(res), body);
+    const match = await matches.create(principalOf(res), body, { origin: clientOrigin(req) });
     res
       .status(202)
       .location(`/v1/matches/${match.id}`)
