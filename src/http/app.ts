@@ -189,6 +189,7 @@ export function createApp(deps: AppDeps): Express {
       }),
       checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
       present,
+      validated: config.validateResponses,
     }),
   );
   app.use(

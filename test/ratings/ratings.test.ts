@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeKeys } from '../../src/store/keys.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -64,6 +65,25 @@ describe('GET /v1/bots/{botId}/ratings', () => {
     const profile = (await request(h.app).get(`/v1/bots/${a.id}`)).body;
     expect(profile.games).toBe(2);
     expect(profile.rating).toBe(res.body.items[1].after);
+  });
+
+  it('is served from memory until the bot plays its next rated match or is renamed', async () => {
+    const a = await registerBot(h, { name: 'kept-a', url: legal.url });
+    const b = await registerBot(h, { name: 'kept-b', url: legal.url });
+    const first = await play(a, b);
+    const history = async () => (await request(h.app).get(`/v1/bots/${a.id}/ratings`)).body;
+    expect((await history()).items.map((e: { matchId: string }) => e.matchId)).toEqual([first.id]);
+    // Read once, it no longer reads the matches its entries come from: one gone reads the same.
+    const matchKey = storeKeys(h.prefix).match(first.id);
+    await h.redis.rename(matchKey, `${matchKey}:aside`);
+    expect((await history()).items.map((e: { matchId: string }) => e.matchId)).toEqual([first.id]);
+    await h.redis.rename(`${matchKey}:aside`, matchKey);
+    // An unrated match changes nothing; a rated one and a new name are read at once.
+    await play(b, a, false);
+    const second = await play(b, a);
+    expect((await history()).items.map((e: { matchId: string }) => e.matchId)).toEqual([first.id, second.id]);
+    await request(h.app).patch(`/v1/bots/${a.id}`).set(bearer(a.token)).send({ name: 'kept-a2' }).expect(200);
+    expect((await history()).bot).toEqual({ id: a.id, name: 'kept-a2' });
   });
 
   it('answers 404 for an unknown bot', async () => {

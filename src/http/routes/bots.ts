@@ -3,6 +3,7 @@ import type { BotChecker } from '../../arena/bot-check.ts';
 import type { BotService } from '../../arena/bots.ts';
 import { requireBot } from '../../arena/principal.ts';
 import type { components } from '../../contract/index.ts';
+import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
@@ -29,11 +30,24 @@ export interface BotsRouterDeps {
   /** The budget of POST /v1/bots/me/check. */
   readonly checkLimiter: RequestHandler;
   readonly present: Presenter;
+  /** Responses are validated against openapi.yaml (see `sendJson`). */
+  readonly validated: boolean;
 }
 
+/**
+ * Rating histories served from memory, the most-read first kept: up to about 200 kB each (1,000
+ * entries), so about 20 MB at most.
+ */
+const CACHED_RATING_HISTORIES = 100;
+
 /** /v1/bots: register, read, change, retire bots and rotate their secrets; a bot's own tools. */
-export function botsRouter({ bots, checker, checkLimiter, present }: BotsRouterDeps): Router {
+export function botsRouter({ bots, checker, checkLimiter, present, validated }: BotsRouterDeps): Router {
   const router = Router();
+  const histories = new AnswerCache({
+    ttlMs: Number.POSITIVE_INFINITY,
+    maxEntries: CACHED_RATING_HISTORIES,
+    shareLoads: true,
+  });
 
   // Before /v1/bots/:botId, which would take `me` for a malformed id.
   router.get('/v1/bots/me', async (req, res) => {
@@ -92,8 +106,16 @@ export function botsRouter({ bots, checker, checkLimiter, present }: BotsRouterD
   router.get('/v1/bots/:botId/ratings', async (req, res) => {
     const { botId } = parse(botIdParams, req.params, 'params');
     const { limit } = parse(ratingsQuery, req.query, 'query');
-    const [bot, history] = await Promise.all([bots.get(botId), bots.ratingHistory(botId, limit)]);
-    res.json(present.ratingHistory(bot, history));
+    // Anonymous, and a long history reads a match per entry: kept until it changes. It changes only
+    // by a rated result, which counts in the bot's ratedGames in the same write, so the bot read
+    // first names the version (a history read after it is that one or newer), and its name the
+    // rest of the answer.
+    const bot = await bots.get(botId);
+    const answer = await histories.get(`${bot.id} ${bot.ratedGames} ${limit} ${bot.name}`, async () => ({
+      value: present.ratingHistory(bot, await bots.ratingHistory(botId, limit)),
+      keep: true,
+    }));
+    sendJson(res, answer, validated);
   });
 
   router.post('/v1/bots/:botId/token', async (req, res) => {
