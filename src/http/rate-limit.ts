@@ -35,7 +35,7 @@ const addressKey = (ip: string | undefined) => `${ADDRESS_KEY}${ipKeyGenerator(i
 
 /**
  * Where a request came from, as the address limits group clients (IPv6 by /56), hashed: what a
- * challenge keeps it while active, for the cap per address on challenges aimed at one bot. Not the
+ * challenge keeps while active, for the cap per address on challenges aimed at one bot. Not the
  * address in clear, though an IPv4 one can be found again by trying every address (unsalted); it
  * is dropped when the match ends, and the rate limits' own keys hold addresses for an hour anyway.
  */
