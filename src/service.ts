@@ -116,6 +116,9 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   // Bots listed before the leaderboard kept their rated games apart get them counted, once.
   const backfilled = await store.backfillLeaderboardGames();
   if (backfilled > 0) logger.info({ bots: backfilled }, 'leaderboard: rated games counted');
+  // Matches queued or running since before a cap's set existed count against it from now on.
+  const indexed = await store.backfillActiveSets();
+  if (indexed > 0) logger.info({ matches: indexed }, 'active matches: added to the sets the caps count');
   if (config.houseBots) {
     const house = await ensureHouseBots(store, {
       now: systemClock.now(),

@@ -2,11 +2,11 @@ import type { Redis } from 'ioredis';
 import type { components } from '../contract/index.ts';
 import { publicResult } from '../faults.ts';
 import { type FinishPlan, planFinish, type StandingBot } from '../standings/finish-plan.ts';
+import { activeSetsOf } from './active-sets.ts';
 import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
 import { BOT_EVENTS_KEPT, type StoreKeys } from './keys.ts';
 import { encodeFinishEvent, MATCH_EVENTS_KEPT, MATCH_EVENTS_TTL_SECONDS } from './match-events.ts';
-import { activeSetsOf } from './new-match.ts';
 import { ratedTallyField } from './ratings.ts';
 import { readHashes } from './read.ts';
 import {

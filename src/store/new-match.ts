@@ -1,8 +1,8 @@
+import { activeSetsOf } from './active-sets.ts';
 import { matchFields } from './codec.ts';
 import type { GuardedWrites } from './guarded-writes.ts';
 import type { StoreKeys } from './keys.ts';
 import type { MatchRecord } from './records.ts';
-import { challengerOf } from './store.ts';
 
 /**
  * The writes that store a new match: its hash, its place in the status sets (all matches', and
@@ -25,32 +25,6 @@ export function writeNewMatch(tx: GuardedWrites, keys: StoreKeys, match: MatchRe
     tx.write('ZADD', key, 0, match.id);
   }
   for (const key of activeSetsOf(keys, match)) tx.write('ZADD', key, 0, match.id);
-}
-
-/**
- * The sets a match is in while queued or running, beside the status sets, which the caps count: a
- * challenge is in its maker's challenges, in those aimed at its opponent and, with an origin, in
- * those aimed at its opponent from that origin; a match the arena made is in each player's arena
- * matches. Written when the match is stored, removed when it ends.
- */
-export function activeSetsOf(
-  keys: StoreKeys,
-  match: Pick<MatchRecord, 'createdBy' | 'black' | 'white' | 'origin'>,
-): string[] {
-  const challenger = challengerOf(match);
-  if (challenger === null)
-    return [keys.botArenaMatches(match.black.id), keys.botArenaMatches(match.white.id)];
-  const challenged = challengedOf(match, challenger);
-  return [
-    keys.botChallenges(challenger),
-    keys.botChallengesAgainst(challenged),
-    ...(match.origin === undefined ? [] : [keys.botChallengesAgainstFrom(challenged, match.origin)]),
-  ];
-}
-
-/** The bot a challenge is aimed at: the one of its players that did not make it. */
-export function challengedOf(match: Pick<MatchRecord, 'black' | 'white'>, challenger: string): string {
-  return match.black.id === challenger ? match.white.id : match.black.id;
 }
 
 /**

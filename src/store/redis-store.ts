@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { BoundedMap } from '../bounded-map.ts';
 import { ConflictError, InvalidCursorError } from '../errors.ts';
 import { gameFor } from '../game/index.ts';
+import { backfillActiveSets, challengedOf } from './active-sets.ts';
 import {
   CURSOR_SHAPE,
   decodeBot,
@@ -36,7 +37,7 @@ import {
 } from './lua-scripts.ts';
 import { encodeMoveEvent, encodeTurnEvent, type LiveTurn } from './match-events.ts';
 import { decodeMoves, encodeMove, UnencodableMoveError } from './move-codec.ts';
-import { challengedOf, guardPlayersActive, writeNewMatch } from './new-match.ts';
+import { guardPlayersActive, writeNewMatch } from './new-match.ts';
 import {
   activeBots,
   activeMatchCounts,
@@ -582,6 +583,14 @@ export class RedisStore implements ArenaStore {
    */
   backfillLeaderboardGames(): Promise<number> {
     return backfillLeaderboardGames(this.redis, this.keys);
+  }
+
+  /**
+   * Puts queued and running matches made before a cap's set existed into it (see
+   * `backfillActiveSets`); a no-op once done. The API runs it at start.
+   */
+  backfillActiveSets(): Promise<number> {
+    return backfillActiveSets(this.redis, this.keys, this.scripts.guardedWrites);
   }
 
   guestsIdleSince(cutoff: number, limit: number): Promise<string[]> {

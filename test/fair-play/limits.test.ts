@@ -8,7 +8,7 @@ import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { matchWorkerFor } from '../support/match-worker.ts';
+import { matchWorkerFor, playOut } from '../support/match-worker.ts';
 import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { scanKeys } from '../support/redis-keys.ts';
@@ -217,18 +217,10 @@ describe('challenges', () => {
       expect(third.body.code).toBe('matches/opponent-busy');
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
       // Once they have ended there is room again; the arena's own matches never count.
-      const worker = await matchWorkerFor(h, 4);
-      try {
-        await until(
-          async () =>
-            (await Promise.all(made.map((res) => h.store.getMatch(res.body.id)))).every(
-              (match) => match?.status === 'finished',
-            ),
-          'the challenges to end',
-        );
-      } finally {
-        await worker.close();
-      }
+      await playOut(
+        h,
+        made.map((res) => res.body.id as string),
+      );
       expect(await createMatch(h, makers[0]!.id, target.id)).toMatch(/^match_/);
       expect((await challenge(makers[2]!, target.id)).status).toBe(202);
       // No worker plays them: four queued at once against a house bot.
@@ -279,19 +271,52 @@ describe('challenges', () => {
       const hashOf = (id: string) => h.redis.hgetall(keys.match(id));
       expect((await hashOf(made[0]!.body.id)).origin).toMatch(/^[\w-]{16}$/);
       const ids = [...made, elsewhere, otherTarget].map((res) => res.body.id as string);
-      const worker = await matchWorkerFor(h, 4);
-      try {
-        await until(
-          async () =>
-            (await Promise.all(ids.map((id) => h.store.getMatch(id)))).every((m) => m?.status === 'finished'),
-          'the challenges to end',
-        );
-      } finally {
-        await worker.close();
-      }
+      await playOut(h, ids);
       for (const id of ids) expect(await hashOf(id)).not.toHaveProperty('origin');
       expect(await scanKeys(h.redis, `${keys.bot(target.id)}:challenged:*`)).toEqual([]);
       expect((await challengeOf(h, second, target.id, quick)).status).toBe(202);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('made before the caps counted them are counted from the start of the API on (backfill)', async () => {
+    const caps = { MAX_CHALLENGES_AGAINST_BOT: '2', MAX_ACTIVE_CHALLENGES_PER_BOT: '2' };
+    const h = await createHarness(caps);
+    try {
+      const [target, maker, other] = [
+        await registerBot(h, { name: 'backfill-target' }),
+        await registerBot(h, { name: 'backfill-maker' }),
+        await registerBot(h, { name: 'backfill-other' }),
+      ];
+      // No worker: they stay queued. As stored before the sets (and the origin) existed.
+      const made = [await challengeOf(h, maker, target.id), await challengeOf(h, maker, target.id)];
+      expect(made.map((res) => res.status)).toEqual([202, 202]);
+      const ids = made.map((res) => res.body.id as string);
+      const keys = storeKeys(h.prefix);
+      const sets = [keys.botChallenges(maker.id), keys.botChallengesAgainst(target.id)];
+      for (const id of ids) await h.redis.hdel(keys.match(id), 'origin');
+      for (const key of [...sets, ...(await scanKeys(h.redis, `${keys.bot(target.id)}:challenged:*`))])
+        await h.redis.del(key);
+      // One ended after the backfill listed it (still in the queued set): it is not put back.
+      const ended = await challengeOf(h, other, maker.id);
+      await h.redis.hset(keys.match(ended.body.id), 'status', 'finished');
+      await h.redis.zrem(keys.botChallenges(other.id), ended.body.id);
+      await h.redis.zrem(keys.botChallengesAgainst(maker.id), ended.body.id);
+
+      // The API starting again (as at a deploy) puts them back into the sets, and only them.
+      const restarted = await createHarness({ ...caps, REDIS_PREFIX: h.prefix });
+      try {
+        for (const key of sets) expect(await h.redis.zrange(key, 0, -1)).toEqual([...ids].sort());
+        expect(await h.redis.zcard(keys.botChallenges(other.id))).toBe(0);
+        expect(await h.store.backfillActiveSets()).toBe(0);
+        const third = await challengeOf(restarted, other, target.id);
+        expect(third.status).toBe(429);
+        expect(third.body.code).toBe('matches/opponent-busy');
+        expect((await challengeOf(restarted, maker, other.id)).body.code).toBe('matches/too-many-active');
+      } finally {
+        await restarted.close();
+      }
     } finally {
       await h.close();
     }

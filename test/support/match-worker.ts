@@ -4,6 +4,7 @@ import { MatchWorker } from '../../src/match/worker.ts';
 import { createRedis } from '../../src/store/redis-connection.ts';
 import { pullPlayers, runnerFor } from './arena.ts';
 import type { Harness } from './harness.ts';
+import { until } from './private-redis.ts';
 
 /**
  * A real match worker (BullMQ, the runner, house bots in-process, pull bots through Redis) on the
@@ -33,4 +34,20 @@ export async function matchWorkerFor(h: Harness, concurrency = 4) {
       await connection.quit();
     },
   };
+}
+
+/** Plays the matches `ids` out on a match worker of `h` (`concurrency` at once), then closes it. */
+export async function playOut(h: Harness, ids: readonly string[], concurrency = 4): Promise<void> {
+  const worker = await matchWorkerFor(h, concurrency);
+  try {
+    await until(
+      async () =>
+        (await Promise.all(ids.map((id) => h.store.getMatch(id)))).every(
+          (match) => match?.status === 'finished',
+        ),
+      'the matches to end',
+    );
+  } finally {
+    await worker.close();
+  }
 }
