@@ -55,6 +55,11 @@ const envSchema = z.object({
   MATCHMAKING_FAR_PROBABILITY: z.coerce.number().min(0).max(1).default(0.1),
   /** Pair house bots with each other (the demo does; in production they only meet real bots). */
   MATCHMAKING_HOUSE_VS_HOUSE: flag.default(false),
+  /**
+   * Pair bots registered from one client address, or whose URLs name one host (the demo does; in
+   * production one person's bots could feed one of them rated wins).
+   */
+  MATCHMAKING_PAIR_SAME_OPERATOR: flag.default(false),
   /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
   MATCHMAKING_PAUSE_AFTER_FAULTS: integer(3, 0),
   /**
@@ -215,6 +220,7 @@ export interface Config {
     readonly nearest: number;
     readonly farProbability: number;
     readonly houseVsHouse: boolean;
+    readonly sameOperator: boolean;
     readonly pauseAfterFaults: number;
     /** `balanced`: paired games from a random balanced opening; `standard`: single matches from the start. */
     readonly openings: 'balanced' | 'standard';
@@ -367,6 +373,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       nearest: e.MATCHMAKING_NEAREST,
       farProbability: e.MATCHMAKING_FAR_PROBABILITY,
       houseVsHouse: e.MATCHMAKING_HOUSE_VS_HOUSE,
+      sameOperator: e.MATCHMAKING_PAIR_SAME_OPERATOR,
       pauseAfterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
       openings: e.MATCHMAKING_OPENINGS,
     },

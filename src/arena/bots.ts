@@ -35,6 +35,8 @@ export class BotService {
     url?: string;
     /** Default true. */
     acceptsChallenges?: boolean;
+    /** Where the request came from (see BotRecord.registeredFrom). */
+    origin?: string;
   }): Promise<{
     bot: BotRecord;
     secrets: BotSecrets;
@@ -58,6 +60,7 @@ export class BotService {
       createdAt: now,
       rating: this.deps.startingRating,
       acceptsChallenges: input.acceptsChallenges ?? true,
+      ...(input.origin === undefined ? {} : { registeredFrom: input.origin }),
     });
     return { bot: await this.get(id), secrets };
   }

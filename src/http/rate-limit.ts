@@ -35,9 +35,10 @@ const addressKey = (ip: string | undefined) => `${ADDRESS_KEY}${ipKeyGenerator(i
 
 /**
  * Where a request came from, as the address limits group clients (IPv6 by /56), hashed: what a
- * challenge keeps while active, for the cap per address on challenges aimed at one bot. Not the
- * address in clear, though an IPv4 one can be found again by trying every address (unsalted); it
- * is dropped when the match ends, and the rate limits' own keys hold addresses for an hour anyway.
+ * challenge keeps while active, for the cap per address on challenges aimed at one bot, and what a
+ * bot keeps of where it was registered from, so that matchmaking does not pair two bots of one
+ * address. Not the address in clear, though an IPv4 one can be found again by trying every address
+ * (unsalted); it is never served, and the rate limits' own keys hold addresses for an hour anyway.
  */
 export function clientOrigin(req: Request): string {
   return createHash('sha256').update(addressKey(req.ip)).digest('base64url').slice(0, 16);

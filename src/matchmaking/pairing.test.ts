@@ -35,6 +35,31 @@ describe('pairBots', () => {
     }
   });
 
+  it('pairs two bots that share an operator mark only when sameOperator allows it', () => {
+    const marked = (id: string, rating: number, ...operatorMarks: string[]): Candidate => ({
+      ...bot(id, rating, 10, 3),
+      operatorMarks,
+    });
+    // a1 and a2 registered from one address, a2 and b1 served on one host; c1 unmarked (a house bot).
+    const candidates = [
+      marked('a1', 1500, 'from:x'),
+      marked('a2', 1501, 'from:x', 'host:h'),
+      marked('b1', 1502, 'from:y', 'host:h'),
+      marked('c1', 2000),
+    ];
+    const sharing = new Set(['a1 a2', 'a2 b1']);
+    const pairOf = ({ black, white }: { black: string; white: string }) => [black, white].sort().join(' ');
+    for (let seed = 0; seed < 30; seed++) {
+      const apart = pairBots(candidates, options, seededRandom(seed)).map(pairOf);
+      expect(apart.length).toBeGreaterThan(0);
+      for (const pair of apart) expect(sharing.has(pair)).toBe(false);
+      const together = pairBots(candidates, { ...options, sameOperator: true }, seededRandom(seed)).map(
+        pairOf,
+      );
+      expect(together.some((pair) => sharing.has(pair))).toBe(true);
+    }
+  });
+
   it('never exceeds a bot’s capacity or pairs a bot with itself', () => {
     const candidates = Array.from({ length: 12 }, (_, i) => bot(`b${i}`, 1500 + i * 10, i, 1 + (i % 3)));
     for (let seed = 0; seed < 50; seed++) {

@@ -19,6 +19,12 @@ export interface Candidate {
   readonly colorBalance: number;
   /** One of the arena's house bots. */
   readonly house?: boolean;
+  /**
+   * What tells who runs the bot, as far as the arena can see (where it was registered from, the host
+   * its URL names): two bots that share one are likely one person's, whose games against each other
+   * could feed one of them rated wins. Not paired unless `sameOperator`.
+   */
+  readonly operatorMarks?: readonly string[];
 }
 
 export interface PairingOptions {
@@ -39,6 +45,11 @@ export interface PairingOptions {
    * nobody else to play at first.
    */
   readonly houseVsHouse?: boolean;
+  /**
+   * Whether two bots that share an operator mark may be paired. Off in production; on for the
+   * demo and tests, where every bot is registered from, and served on, one machine.
+   */
+  readonly sameOperator?: boolean;
 }
 
 export interface Pairing {
@@ -50,10 +61,14 @@ function pick<T>(items: readonly T[], random: () => number): T {
   return items[Math.min(items.length - 1, Math.floor(random() * items.length))]!;
 }
 
+function shareMark(a: Candidate, b: Candidate): boolean {
+  return a.operatorMarks?.some((mark) => b.operatorMarks?.includes(mark)) ?? false;
+}
+
 /**
  * Pairs eligible bots for one round. Never exceeds a bot's capacity (`matchesPerPair` matches a
  * pairing), never pairs a bot with itself or the same two bots twice in a round, nor two house
- * bots unless `houseVsHouse`.
+ * bots unless `houseVsHouse`, nor two bots that share an operator mark unless `sameOperator`.
  *
  * @example
  * pairBots([{ id: 'a', rating: 1500, ratedGames: 0, faultStreak: 0, capacity: 1, colorBalance: 0 }, …], { maxPairs: 10, nearest: 3, farProbability: 0.1 }, Math.random)
@@ -89,7 +104,8 @@ export function pairBots(
           other.id !== bot.id &&
           free(other.id) &&
           !paired.has(key(bot.id, other.id)) &&
-          (options.houseVsHouse !== false || !(bot.house && other.house)),
+          (options.houseVsHouse !== false || !(bot.house && other.house)) &&
+          (options.sameOperator === true || !shareMark(bot, other)),
       );
       if (others.length === 0) break;
       // A clean bot plays a clean one while any is free; a bot at fault gets whoever is left.

@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import { ConflictError } from '../errors.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
-import type { MatchRecord } from '../store/records.ts';
+import type { BotRecord, MatchRecord } from '../store/records.ts';
 import { listenToBullWorker, type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type FitSummary, recomputeInThread } from './fit-thread.ts';
@@ -128,6 +128,7 @@ export class ArenaScheduler {
       capacity: Math.max(0, config.matchmaking.maxConcurrentPerBot - (active[i] ?? 0)),
       colorBalance: balances[i] ?? 0,
       house: bot.house !== null,
+      operatorMarks: operatorMarks(bot),
     }));
     const paired = config.matchmaking.openings === 'balanced';
     const matchesPerPair = paired ? 2 : 1;
@@ -214,4 +215,15 @@ export class ArenaScheduler {
     await this.worker?.close();
     await this.queue.close();
   }
+}
+
+/**
+ * What tells who runs `bot` (see `Candidate.operatorMarks`): where it was registered from, and the
+ * host its URL names (ports aside: one machine's bots are one operator's).
+ */
+function operatorMarks(bot: BotRecord): string[] {
+  const marks: string[] = [];
+  if (bot.registeredFrom !== null) marks.push(`from ${bot.registeredFrom}`);
+  if (bot.url !== null) marks.push(`host ${new URL(bot.url).hostname}`);
+  return marks;
 }

@@ -38,6 +38,7 @@ export function newBotFields(bot: NewBot): string[] {
   if (bot.webhookSecret !== null) fields.webhookSecret = bot.webhookSecret;
   if (bot.house !== undefined) fields.house = bot.house;
   if (bot.guest) fields.guest = '1';
+  if (bot.registeredFrom !== undefined) fields.registeredFrom = bot.registeredFrom;
   return Object.entries(fields).flat();
 }
 
@@ -70,6 +71,7 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
     acceptsChallenges: hash.acceptsChallenges !== '0',
     house: hash.house ?? null,
     guest: hash.guest === '1',
+    registeredFrom: hash.registeredFrom ?? null,
   };
 }
 

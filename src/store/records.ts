@@ -51,6 +51,12 @@ export interface BotRecord {
    * always unrated, and retired once idle for GUEST_TTL_HOURS.
    */
   readonly guest: boolean;
+  /**
+   * Where it was registered from (a hash of the client's address group, as `clientOrigin` makes
+   * it); never served. Matchmaking does not pair two bots registered from one address. `null` for
+   * bots registered before the arena kept it, house bots and guests.
+   */
+  readonly registeredFrom: string | null;
 }
 
 export interface NewBot {
@@ -67,6 +73,8 @@ export interface NewBot {
   readonly house?: string;
   /** A guest is stored off the active list and the leaderboard (see BotRecord.guest). */
   readonly guest?: boolean;
+  /** See BotRecord.registeredFrom. */
+  readonly registeredFrom?: string;
 }
 
 export interface BotChanges {

@@ -19,6 +19,8 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
       // One pool thread (the threaded path all the same): each thread loads the sources again.
       WORKER_THREADS: '1',
       MATCHMAKING_ENABLED: 'false',
+      // As the harness: every test bot is registered from loopback and served there.
+      MATCHMAKING_PAIR_SAME_OPERATOR: 'true',
       LOG_LEVEL: 'warn',
       ...env,
     },

@@ -7,6 +7,7 @@ import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
+import { clientOrigin } from '../rate-limit.ts';
 import {
   botIdParams,
   createBotBody,
@@ -76,7 +77,7 @@ export function botsRouter({ bots, checker, checkLimiter, present, validated }: 
   router.post('/v1/bots', async (req, res) => {
     parse(noQuery, req.query, 'query');
     const body = parse(createBotBody, req.body, 'body');
-    const { bot, secrets } = await bots.register(body);
+    const { bot, secrets } = await bots.register({ ...body, origin: clientOrigin(req) });
     const created: CreatedBot = {
       ...present.bot(bot, { kind: 'bot', botId: bot.id }),
       ...secretsBody(secrets),
