@@ -7,7 +7,8 @@
  * the real queue, runner, store and bot client, on a private redis-server. Over a measuring window
  * it prints the move rate against the ideal (each match makes 1000 / latency moves a second), the
  * Redis connections the worker holds, and the event-loop delay (p99, max) of the loops that play
- * the matches: the worst thread's (each thread's is listed too, with the share of the window it
+ * the matches (as prom-client reads it, each sample the whole 10 ms interval between two timers,
+ * and the p99 less that interval: how late a timer ran): the worst thread's (each thread's is listed too, with the share of the window it
  * waited for a CPU while runnable, on Linux), and what the worker charged the bots beyond the latency
  * they kept (`chargedOverheadMs`: each move's recorded latency less `bot-latency-ms`, p50/p99/max,
  * what a bot sees of the worker's delays); one JSON line last.
@@ -26,7 +27,7 @@ import { BotService } from '../src/arena/bots.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { startMatchPool } from '../src/pool/match-pool.ts';
-import { type PoolThreads, startPoolThreads } from '../src/pool/threads.ts';
+import { LOOP_SAMPLE_MS, type PoolThreads, startPoolThreads } from '../src/pool/threads.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
 import { secureRandomBytes } from '../src/random.ts';
 import { openings } from '../src/reversi/index.ts';
@@ -155,8 +156,8 @@ async function main(): Promise<void> {
   const warmUpMs = Math.max(3000, latencyMs * 10);
   await sleep(warmUpMs);
   // As prom-client's lag metrics read it: every 10 ms, and counting the whole interval between
-  // samples, so an idle loop reads about 10 ms.
-  const loop = monitorEventLoopDelay({ resolution: 10 });
+  // samples, so an idle loop reads about 10 ms (see LOOP_SAMPLE_MS).
+  const loop = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
   const countsBefore = await moveCounts();
   const startMoves = botMoves(countsBefore);
   const started = performance.now();
@@ -205,6 +206,9 @@ async function main(): Promise<void> {
     processCpuCores: Math.round(((cpu.user + cpu.system) / 1e6 / elapsedS) * 100) / 100,
     eventLoopDelayP99Ms: Math.max(...delays.map((d) => d.p99Ms)),
     eventLoopDelayMaxMs: Math.max(...delays.map((d) => d.maxMs)),
+    // The same p99 less the sampling interval: how late the loop ran a timer past its time, what a
+    // bot's answer waits (an idle loop reads 0 here, about 10 ms above).
+    eventLoopLagP99Ms: round(Math.max(0, Math.max(...delays.map((d) => d.p99Ms)) - LOOP_SAMPLE_MS)),
     threadLoopDelays: threaded ? delays : undefined,
     processThreadLoopDelayP99Ms: ms(loop.percentile(99)),
     chargedOverheadMs: {
@@ -217,7 +221,7 @@ async function main(): Promise<void> {
   const waits = delays.flatMap((d) => (d.cpuWaitShare === null ? [] : [d.cpuWaitShare]));
   console.log(
     `${summary.moveRate} moves/s of an ideal ${summary.idealMoveRate} (${(summary.ofIdeal * 100).toFixed(1)}%), ` +
-      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, ${summary.cpuMicrosPerMove} µs CPU per move, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms (max ${summary.eventLoopDelayMaxMs} ms), charged beyond the bots' latency p99 ${summary.chargedOverheadMs.p99} ms` +
+      `${summary.workerRedisConnections} Redis connections, ${summary.threads} threads, ${summary.cpuMicrosPerMove} µs CPU per move, event-loop delay p99 ${summary.eventLoopDelayP99Ms} ms as prom-client reads it (${summary.eventLoopLagP99Ms} ms past schedule; max ${summary.eventLoopDelayMaxMs} ms), charged beyond the bots' latency p99 ${summary.chargedOverheadMs.p99} ms` +
       (waits.length > 0
         ? `, threads waited for a CPU ${waits.map((w) => `${Math.round(w * 100)}%`).join(', ')} of the time`
         : ''),

@@ -10,7 +10,7 @@ import { loggerOptions } from '../logger.ts';
 import { StartupError } from '../startup-error.ts';
 import { cpuWaitMeter } from './cpu-wait.ts';
 import { startMatchPool } from './match-pool.ts';
-import type { PoolCommand, PoolReport, PoolThreadData } from './threads.ts';
+import { LOOP_SAMPLE_MS, type PoolCommand, type PoolReport, type PoolThreadData } from './threads.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('pool/thread.ts runs as a worker thread, not as a program');
@@ -25,7 +25,7 @@ const logger = (
     : pino(loggerOptions(config, false), pino.destination({ sync: true }))
 ).child({ thread: threadId });
 // Always on: a libuv timer every 10 ms, which costs nothing next to the matches' own timers.
-const loop = monitorEventLoopDelay({ resolution: 10 });
+const loop = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
 loop.enable();
 const cpuWait = cpuWaitMeter();
 

@@ -10,7 +10,14 @@ export type PoolCommand =
   /** Asks for the thread's event-loop delay since the last ask (or its start). */
   | { readonly type: 'loop-delay' };
 
-/** The event-loop delay a pool thread saw, in milliseconds, since the last ask. */
+/**
+ * How often a pool thread samples its event loop (`monitorEventLoopDelay`'s resolution). Each
+ * sample is the whole time between two of these timers, as prom-client's lag metrics read it: an
+ * idle loop reads about this much, and the lag past its schedule is a reading less this.
+ */
+export const LOOP_SAMPLE_MS = 10;
+
+/** The event-loop delay a pool thread saw, in milliseconds, since the last ask (see LOOP_SAMPLE_MS). */
 export interface LoopDelay {
   readonly threadId: number;
   readonly p99Ms: number;
