@@ -154,7 +154,7 @@ async function simulate(mode: Mode, truth: Map<string, number>): Promise<RunSumm
     MATCHMAKING_INTERVAL_MS: '300',
     MATCHMAKING_MAX_CONCURRENT_PER_BOT: '2',
     // Every bot of the ladder is served on this machine.
-    MATCHMAKING_PAIR_SAME_OPERATOR: 'true',
+    ALLOW_SAME_OPERATOR_GAMES: 'true',
     STRENGTH_INTERVAL_MS: '500',
     TIME_LIMIT_MS_DEFAULT: '5000',
     WORKER_CONCURRENCY: '6',

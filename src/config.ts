@@ -55,13 +55,14 @@ const envSchema = z.object({
   MATCHMAKING_FAR_PROBABILITY: z.coerce.number().min(0).max(1).default(0.1),
   /** Pair house bots with each other (the demo does; in production they only meet real bots). */
   MATCHMAKING_HOUSE_VS_HOUSE: flag.default(false),
-  /**
-   * Pair bots registered from one client address, or whose URLs name one host (the demo does; in
-   * production one person's bots could feed one of them rated wins).
-   */
-  MATCHMAKING_PAIR_SAME_OPERATOR: flag.default(false),
   /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
   MATCHMAKING_PAUSE_AFTER_FAULTS: integer(3, 0),
+  /**
+   * Let bots registered from one client address, or whose URLs name one host, meet in matchmaking
+   * and enter one rated tournament by themselves (the demo does; in production one person's bots
+   * could feed one of them rated wins).
+   */
+  ALLOW_SAME_OPERATOR_GAMES: flag.default(false),
   /**
    * `balanced`: each pairing is a paired game, two rated matches from one balanced opening drawn at
    * random, colours swapped, so neither bot gains from its colour or from the opening (needs
@@ -220,11 +221,15 @@ export interface Config {
     readonly nearest: number;
     readonly farProbability: number;
     readonly houseVsHouse: boolean;
-    readonly sameOperator: boolean;
     readonly pauseAfterFaults: number;
     /** `balanced`: paired games from a random balanced opening; `standard`: single matches from the start. */
     readonly openings: 'balanced' | 'standard';
   };
+  /**
+   * Whether bots that look one operator's (registered from one address, or served on one host) may
+   * meet in matchmaking, and enter one rated tournament by themselves.
+   */
+  readonly sameOperatorGames: boolean;
   readonly strengthIntervalMs: number;
   readonly houseBots: boolean;
   readonly workers: {
@@ -373,10 +378,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       nearest: e.MATCHMAKING_NEAREST,
       farProbability: e.MATCHMAKING_FAR_PROBABILITY,
       houseVsHouse: e.MATCHMAKING_HOUSE_VS_HOUSE,
-      sameOperator: e.MATCHMAKING_PAIR_SAME_OPERATOR,
       pauseAfterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
       openings: e.MATCHMAKING_OPENINGS,
     },
+    sameOperatorGames: e.ALLOW_SAME_OPERATOR_GAMES,
     strengthIntervalMs: e.STRENGTH_INTERVAL_MS,
     houseBots: e.HOUSE_BOTS,
     workers: {

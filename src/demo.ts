@@ -11,7 +11,7 @@ const DEMO_DEFAULTS: Record<string, string> = {
   MATCHMAKING_INTERVAL_MS: '3000',
   MATCHMAKING_HOUSE_VS_HOUSE: 'true',
   // Every bot of the demo is registered from, and served on, this machine.
-  MATCHMAKING_PAIR_SAME_OPERATOR: 'true',
+  ALLOW_SAME_OPERATOR_GAMES: 'true',
   STRENGTH_INTERVAL_MS: '15000',
   REDIS_PREFIX: 'demo',
 };

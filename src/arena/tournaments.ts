@@ -18,6 +18,7 @@ import {
 } from '../store/records.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type {
+  EnterOutcome,
   TournamentFormat,
   TournamentListing,
   TournamentOpenings,
@@ -26,6 +27,7 @@ import type {
   TournamentStore,
 } from '../store/tournament-store.ts';
 import { ratedRules, resolveRules } from './matches.ts';
+import { operatorMarks } from './operator-marks.ts';
 import { type Principal, requireAdmin, requireBot } from './principal.ts';
 import { maxSwissRounds, planRound, roundCountOf, seedEntrants } from './tournament-plan.ts';
 import type { RoundMaker } from './tournament-rounds.ts';
@@ -33,6 +35,8 @@ import { type TournamentView, tournamentView } from './tournament-view.ts';
 
 /** The most entrants a tournament takes: a round robin of 64 is already 2,016 pairings. */
 export const MAX_ENTRANTS = 64;
+/** Reads and checks of a rated tournament's entrants an entry makes while others enter meanwhile. */
+const ENTER_ATTEMPTS = 5;
 
 /** Ended matches a service keeps in memory (about 1 kB each), the oldest dropped first. */
 const ENDED_MATCHES_KEPT = 10_000;
@@ -44,6 +48,8 @@ export interface TournamentServiceDeps {
   readonly clock: Clock;
   readonly random: RandomBytes;
   readonly limits: Config['limits'];
+  /** See Config.sameOperatorGames: off, a bot may not enter a rated tournament beside its operator's. */
+  readonly sameOperatorGames: boolean;
 }
 
 export interface NewTournamentInput {
@@ -210,19 +216,40 @@ export class TournamentService {
     if (bot?.guest) {
       throw new PermissionError('tournaments/guest', 'Guests play single games at /play, not tournaments.');
     }
-    const tournament = (await this.deps.tournaments.getTournament(id))?.tournament;
-    if (tournament === undefined) throw notFound(id);
-    // Entries are checked, seeds the admin names are not: unchecked, 64 bots registered that hour
-    // filled an open tournament (and could feed a rated one's wins to one of their own).
-    if (bot && (bot.paused !== null || bot.ratedGames < tournament.minRatedGames)) {
-      throw new PermissionError(
-        'tournaments/not-eligible',
-        bot.paused !== null
-          ? 'A bot that matchmaking has paused cannot enter a tournament; any change to the bot resumes it.'
-          : `This tournament takes bots with at least ${tournament.minRatedGames} rated games; this one has ${bot.ratedGames}.`,
+    let outcome: EnterOutcome = 'changed';
+    for (let attempt = 0; outcome === 'changed' && attempt < ENTER_ATTEMPTS; attempt++) {
+      const state = await this.deps.tournaments.getTournament(id);
+      if (state === null) throw notFound(id);
+      const { tournament, entrants } = state;
+      // Entries are checked, seeds the admin names are not: unchecked, 64 bots registered that hour
+      // filled an open tournament (and could feed a rated one's wins to one of their own).
+      if (bot && (bot.paused !== null || bot.ratedGames < tournament.minRatedGames)) {
+        throw new PermissionError(
+          'tournaments/not-eligible',
+          bot.paused !== null
+            ? 'A bot that matchmaking has paused cannot enter a tournament; any change to the bot resumes it.'
+            : `This tournament takes bots with at least ${tournament.minRatedGames} rated games; this one has ${bot.ratedGames}.`,
+        );
+      }
+      // Checked against the entrants as read, and entered only while they are still all there are.
+      const checked = bot && tournament.rated && !this.deps.sameOperatorGames;
+      if (checked && (await this.#operatorEntered(bot, entrants))) {
+        throw new PermissionError(
+          'tournaments/same-operator',
+          'A bot registered from the same address, or served on the same host, as an entrant of this rated tournament cannot enter it.',
+        );
+      }
+      outcome = await this.deps.tournaments.enter(
+        id,
+        botId,
+        this.deps.clock.now(),
+        MAX_ENTRANTS,
+        checked ? tournament.entrantsVersion : undefined,
       );
     }
-    const outcome = await this.deps.tournaments.enter(id, botId, this.deps.clock.now(), MAX_ENTRANTS);
+    if (outcome === 'changed') {
+      throw new ConflictError('tournaments/entries-changing', 'The entries keep changing; try again.');
+    }
     if (outcome === 'missing') throw notFound(id);
     if (outcome === 'not-open') throw notOpen();
     if (outcome === 'already-entered') {
@@ -235,6 +262,16 @@ export class TournamentService {
       throw new ConflictError('tournaments/full', `A tournament takes at most ${MAX_ENTRANTS} entrants.`);
     }
     return this.get(id);
+  }
+
+  /** Whether an active entrant of `entrants` other than `bot` shares an operator mark with it. */
+  async #operatorEntered(bot: BotRecord, entrants: readonly string[]): Promise<boolean> {
+    const marks = new Set(operatorMarks(bot));
+    if (marks.size === 0) return false;
+    const others = await this.deps.store.getBots(entrants.filter((entrant) => entrant !== bot.id));
+    return others.some(
+      (other) => other?.status === 'active' && operatorMarks(other).some((mark) => marks.has(mark)),
+    );
   }
 
   async leave(principal: Principal | null, id: string): Promise<void> {

@@ -118,6 +118,7 @@ export function createApp(deps: AppDeps): Express {
     clock: deps.clock,
     random: deps.random,
     limits: config.limits,
+    sameOperatorGames: config.sameOperatorGames,
   });
 
   const { pull } = deps;

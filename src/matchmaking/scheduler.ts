@@ -3,12 +3,13 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { sweepIdleGuests } from '../arena/guests.ts';
 import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
+import { operatorMarks } from '../arena/operator-marks.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ConflictError } from '../errors.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
-import type { BotRecord, MatchRecord } from '../store/records.ts';
+import type { MatchRecord } from '../store/records.ts';
 import { listenToBullWorker, type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
 import type { ArenaStore } from '../store/store.ts';
 import { type FitSummary, recomputeInThread } from './fit-thread.ts';
@@ -136,6 +137,7 @@ export class ArenaScheduler {
       candidates,
       {
         ...config.matchmaking,
+        sameOperator: config.sameOperatorGames,
         maxPairs: Math.floor(config.matchmaking.maxNewMatches / matchesPerPair),
         matchesPerPair,
       },
@@ -215,15 +217,4 @@ export class ArenaScheduler {
     await this.worker?.close();
     await this.queue.close();
   }
-}
-
-/**
- * What tells who runs `bot` (see `Candidate.operatorMarks`): where it was registered from, and the
- * host its URL names (ports aside: one machine's bots are one operator's).
- */
-function operatorMarks(bot: BotRecord): string[] {
-  const marks: string[] = [];
-  if (bot.registeredFrom !== null) marks.push(`from ${bot.registeredFrom}`);
-  if (bot.url !== null) marks.push(`host ${new URL(bot.url).hostname}`);
-  return marks;
 }

@@ -27,6 +27,7 @@ const ENTER: Record<number, EnterOutcome> = {
   [-1]: 'not-open',
   [-2]: 'already-entered',
   [-3]: 'full',
+  [-4]: 'changed',
 };
 const LEAVE: Record<number, LeaveOutcome> = {
   1: 'left',
@@ -174,7 +175,13 @@ export class RedisTournamentStore implements TournamentStore {
     return { items, nextCursor: ids.length > limit && last !== undefined ? encodeCursor(last) : null };
   }
 
-  async enter(id: string, botId: string, now: number, maxEntrants: number): Promise<EnterOutcome> {
+  async enter(
+    id: string,
+    botId: string,
+    now: number,
+    maxEntrants: number,
+    entrantsVersion?: number,
+  ): Promise<EnterOutcome> {
     const k = this.keys;
     const outcome = await this.scripts.enter(
       k.tournament(id),
@@ -182,6 +189,7 @@ export class RedisTournamentStore implements TournamentStore {
       botId,
       now,
       maxEntrants,
+      entrantsVersion === undefined ? '' : String(entrantsVersion),
     );
     return ENTER[outcome] ?? 'missing';
   }

@@ -76,7 +76,7 @@ export interface TournamentState {
   readonly rounds: readonly TournamentRound[];
 }
 
-export type EnterOutcome = 'entered' | 'already-entered' | 'not-open' | 'full' | 'missing';
+export type EnterOutcome = 'entered' | 'already-entered' | 'not-open' | 'full' | 'missing' | 'changed';
 export type LeaveOutcome = 'left' | 'not-entered' | 'not-open' | 'challenger' | 'missing';
 
 /**
@@ -90,8 +90,18 @@ export interface TournamentStore {
   getTournament(id: string): Promise<TournamentState | null>;
   /** Newest first. */
   listTournaments(limit: number, cursor?: string): Promise<Page<TournamentListing>>;
-  /** Enters a bot in an open tournament of fewer than `maxEntrants` entrants. */
-  enter(id: string, botId: string, now: number, maxEntrants: number): Promise<EnterOutcome>;
+  /**
+   * Enters a bot in an open tournament of fewer than `maxEntrants` entrants; with `entrantsVersion`,
+   * only while its entries are still at that version (else `changed`): the entrants a caller
+   * checked the bot against are still all there are.
+   */
+  enter(
+    id: string,
+    botId: string,
+    now: number,
+    maxEntrants: number,
+    entrantsVersion?: number,
+  ): Promise<EnterOutcome>;
   /** Withdraws a bot from an open tournament (a gauntlet's challenger stays). */
   leave(id: string, botId: string): Promise<LeaveOutcome>;
   /**

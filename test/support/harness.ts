@@ -44,7 +44,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: '1000',
     MATCHMAKING_ENABLED: 'false',
     // Every test bot is registered from loopback and served there: the tests of matchmaking pair them.
-    MATCHMAKING_PAIR_SAME_OPERATOR: 'true',
+    ALLOW_SAME_OPERATOR_GAMES: 'true',
     HOUSE_BOTS: 'false',
     // Tests read the leaderboard right after a match: no staleness.
     LEADERBOARD_CACHE_MS: '0',

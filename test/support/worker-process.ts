@@ -20,7 +20,7 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
       WORKER_THREADS: '1',
       MATCHMAKING_ENABLED: 'false',
       // As the harness: every test bot is registered from loopback and served there.
-      MATCHMAKING_PAIR_SAME_OPERATOR: 'true',
+      ALLOW_SAME_OPERATOR_GAMES: 'true',
       LOG_LEVEL: 'warn',
       ...env,
     },
