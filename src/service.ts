@@ -6,6 +6,7 @@ import { BotClient } from './bot-client/index.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
+import { clientOriginHasher } from './http/rate-limit.ts';
 import { startMatchPool } from './pool/match-pool.ts';
 import { startPoolThreads } from './pool/threads.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
@@ -140,6 +141,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     dnsServers: config.botDnsServers,
   });
   const rateLimitStores = redisRateLimitStores(redis, config.redis.prefix);
+  const clientOrigin = clientOriginHasher(await store.clientOriginKey(secureRandomBytes));
   const app = createApp({
     botClient,
     config,
@@ -153,6 +155,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     logger,
     registry,
     isShuttingDown,
+    clientOrigin,
   });
   return {
     app,

@@ -648,8 +648,8 @@ export interface paths {
          *     for a bot already in it, `409 tournaments/full` past 64 entrants. `403 tournaments/not-eligible` for a
          *     bot that matchmaking has paused or that has played fewer rated games than the tournament's
          *     `minRatedGames`: freshly registered bots cannot fill an open tournament. In a rated tournament,
-         *     `403 tournaments/same-operator` for a bot registered from the same client address as an entrant, or
-         *     whose URL names the same host (one person's bots could feed one of them rated wins), and
+         *     `403 tournaments/same-operator` for a bot registered from the same client address as an entrant it
+         *     would play (in a gauntlet, the challenger): one person's bots could feed one of them rated wins; and
          *     `409 tournaments/entries-changing` in the rare case that others keep entering while it is checked.
          */
         post: operations["enterTournament"];

@@ -7,6 +7,7 @@ import type { BotRecord } from '../store/records.ts';
 export function operatorMarks(bot: BotRecord): string[] {
   const marks: string[] = [];
   if (bot.registeredFrom !== null) marks.push(`from ${bot.registeredFrom}`);
-  if (bot.url !== null) marks.push(`host ${new URL(bot.url).hostname}`);
+  // Every stored URL parses; one that did not must not stop a matchmaking round.
+  if (bot.url !== null && URL.canParse(bot.url)) marks.push(`host ${new URL(bot.url).hostname}`);
   return marks;
 }

@@ -27,7 +27,6 @@ import type {
   TournamentStore,
 } from '../store/tournament-store.ts';
 import { ratedRules, resolveRules } from './matches.ts';
-import { operatorMarks } from './operator-marks.ts';
 import { type Principal, requireAdmin, requireBot } from './principal.ts';
 import { maxSwissRounds, planRound, roundCountOf, seedEntrants } from './tournament-plan.ts';
 import type { RoundMaker } from './tournament-rounds.ts';
@@ -233,10 +232,11 @@ export class TournamentService {
       }
       // Checked against the entrants as read, and entered only while they are still all there are.
       const checked = bot && tournament.rated && !this.deps.sameOperatorGames;
-      if (checked && (await this.#operatorEntered(bot, entrants))) {
+      const opponents = tournament.challenger === null ? entrants : [tournament.challenger];
+      if (checked && (await this.#registeredBeside(bot, opponents))) {
         throw new PermissionError(
           'tournaments/same-operator',
-          'A bot registered from the same address, or served on the same host, as an entrant of this rated tournament cannot enter it.',
+          'A bot registered from the same address as a bot it would play in this rated tournament cannot enter it.',
         );
       }
       outcome = await this.deps.tournaments.enter(
@@ -264,14 +264,15 @@ export class TournamentService {
     return this.get(id);
   }
 
-  /** Whether an active entrant of `entrants` other than `bot` shares an operator mark with it. */
-  async #operatorEntered(bot: BotRecord, entrants: readonly string[]): Promise<boolean> {
-    const marks = new Set(operatorMarks(bot));
-    if (marks.size === 0) return false;
-    const others = await this.deps.store.getBots(entrants.filter((entrant) => entrant !== bot.id));
-    return others.some(
-      (other) => other?.status === 'active' && operatorMarks(other).some((mark) => marks.has(mark)),
-    );
+  /**
+   * Whether an active bot of `opponents` other than `bot` was registered from its address. Not its
+   * URL's host, as matchmaking also counts: nobody proves a URL theirs, so a bot naming another's
+   * host could keep it out by entering first, and learn that host from the refusal.
+   */
+  async #registeredBeside(bot: BotRecord, opponents: readonly string[]): Promise<boolean> {
+    if (bot.registeredFrom === null) return false;
+    const others = await this.deps.store.getBots(opponents.filter((id) => id !== bot.id));
+    return others.some((other) => other?.status === 'active' && other.registeredFrom === bot.registeredFrom);
   }
 
   async leave(principal: Principal | null, id: string): Promise<void> {

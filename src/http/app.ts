@@ -22,6 +22,7 @@ import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler } from './problem.ts';
 import {
+  type ClientOrigin,
   challengeLimiter,
   checkLimiter,
   exportLimiter,
@@ -66,6 +67,8 @@ export interface AppDeps {
   /** Calls push bots for `POST /v1/bots/me/check`; its owner closes it. */
   readonly botClient: BotClient;
   readonly isShuttingDown?: () => boolean;
+  /** Where a request came from, keyed by the deployment (see `clientOriginHasher`). */
+  readonly clientOrigin: ClientOrigin;
 }
 
 /**
@@ -191,6 +194,7 @@ export function createApp(deps: AppDeps): Express {
       checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
       present,
       validated: config.validateResponses,
+      clientOrigin: deps.clientOrigin,
     }),
   );
   app.use(
@@ -213,7 +217,9 @@ export function createApp(deps: AppDeps): Express {
       limiter: exportLimiter(deps.rateLimitStores, config.rateLimit),
     }),
   );
-  app.use(matchesRouter(matches, present, { validated: config.validateResponses }));
+  app.use(
+    matchesRouter(matches, present, { validated: config.validateResponses, clientOrigin: deps.clientOrigin }),
+  );
   app.use(
     leaderboardRouter(store, present, {
       cacheMs: config.leaderboardCacheMs,

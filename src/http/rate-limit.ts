@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import type { Config } from '../config.ts';
@@ -33,15 +33,19 @@ const ADMIN_PATHS = new Set(['/metrics']);
 const ADDRESS_KEY = 'a:';
 const addressKey = (ip: string | undefined) => `${ADDRESS_KEY}${ipKeyGenerator(ip ?? 'unknown')}`;
 
+/** Where a request came from: see `clientOriginHasher`. */
+export type ClientOrigin = (req: Request) => string;
+
 /**
- * Where a request came from, as the address limits group clients (IPv6 by /56), hashed: what a
- * challenge keeps while active, for the cap per address on challenges aimed at one bot, and what a
- * bot keeps of where it was registered from, so that matchmaking does not pair two bots of one
- * address. Not the address in clear, though an IPv4 one can be found again by trying every address
- * (unsalted); it is never served, and the rate limits' own keys hold addresses for an hour anyway.
+ * Where a request came from, as the address limits group clients (IPv6 by /56), as an HMAC under
+ * `key` (the deployment's, kept in Redis: see `RedisStore.clientOriginKey`): what a challenge keeps
+ * while active, for the cap per address on challenges aimed at one bot, and what a bot keeps of
+ * where it was registered from, so that matchmaking does not pair two bots of one address. Keyed,
+ * so that a stored value cannot be turned back into an address by hashing every address; never
+ * served, and dropped when the challenge ends or the bot retires.
  */
-export function clientOrigin(req: Request): string {
-  return createHash('sha256').update(addressKey(req.ip)).digest('base64url').slice(0, 16);
+export function clientOriginHasher(key: string): ClientOrigin {
+  return (req) => createHmac('sha256', key).update(addressKey(req.ip)).digest('base64url').slice(0, 16);
 }
 
 /** express-rate-limit guesses from a key generator's source whether it groups IPv6 addresses; ours does, in addressKey. */

@@ -25,6 +25,8 @@ export function storeKeys(prefix: string) {
     leaderboardGames: `${p}leaderboard:games`,
     /** Sorted set of the active guests, scored by when each was last seen playing (see arena/guests.ts). */
     guests: `${p}guests`,
+    /** The deployment's key of the client-origin HMAC (see http/rate-limit.ts clientOriginHasher). */
+    clientOriginKey: `${p}clientOriginKey`,
     /** List of a bot's rating changes as JSON, oldest first. */
     ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
     /**

@@ -108,6 +108,7 @@ local fields = redis.call('HMGET', KEYS[1], 'name', 'tokenHash')
 if not fields[1] then return 0 end
 if fields[1] ~= ARGV[1] or (fields[2] or '') ~= ARGV[2] then return ${STALE} end
 redis.call('HSET', KEYS[1], 'status', 'retired')
+redis.call('HDEL', KEYS[1], 'registeredFrom')
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('ZREM', KEYS[3], ARGV[4])
 if fields[2] then redis.call('DEL', KEYS[4]) end

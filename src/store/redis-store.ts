@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type { Redis } from 'ioredis';
 import { BoundedMap } from '../bounded-map.ts';
+import type { RandomBytes } from '../clock.ts';
 import { ConflictError, InvalidCursorError } from '../errors.ts';
 import { gameFor } from '../game/index.ts';
 import { backfillActiveSets, challengedOf } from './active-sets.ts';
@@ -591,6 +592,17 @@ export class RedisStore implements ArenaStore {
    */
   backfillActiveSets(): Promise<number> {
     return backfillActiveSets(this.redis, this.keys, this.scripts.guardedWrites);
+  }
+
+  /**
+   * The deployment's key of the client-origin HMAC: made once, by whichever process asks first,
+   * and the same for every process after (so that one address is one origin whoever hashes it).
+   */
+  async clientOriginKey(random: RandomBytes): Promise<string> {
+    await this.redis.set(this.keys.clientOriginKey, Buffer.from(random(32)).toString('base64url'), 'NX');
+    const key = await this.redis.get(this.keys.clientOriginKey);
+    if (key === null) throw new Error('the client-origin key vanished as it was made');
+    return key;
   }
 
   guestsIdleSince(cutoff: number, limit: number): Promise<string[]> {

@@ -76,20 +76,18 @@ describe('a rated tournament', () => {
   const enter = (id: string, bot: { token: string }) =>
     request(h.app).post(`/v1/tournaments/${id}/entries`).set(bearer(bot.token));
 
-  it('takes no bot by itself beside an entrant registered from its address or served on its host', async () => {
-    // The admin's seeds are not checked: x1 and its host's twin are both in.
+  it('takes no bot by itself beside an entrant it would play registered from its address', async () => {
+    // The admin's seeds are not checked: x1 and its address' twin are both in.
     const x1 = await registerFrom('203.0.113.20', 'entry-x1', 'http://127.0.0.5:9/');
-    const twin = await registerFrom('198.51.100.20', 'entry-twin', 'http://127.0.0.5:10/');
+    const twin = await registerFrom('203.0.113.20', 'entry-twin', 'http://127.0.0.7:9/');
     const rated = await tournament(true, [x1.id, twin.id]);
     const x2 = await registerFrom('203.0.113.20', 'entry-x2');
+    const refused = await enter(rated, x2);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('tournaments/same-operator');
+    // A URL naming an entrant's host proves nothing (anyone may name it): not refused for that.
     const host = await registerFrom('192.0.2.20', 'entry-host', 'http://127.0.0.5:11/');
-    const y1 = await registerFrom('192.0.2.21', 'entry-y1', 'http://127.0.0.6:9/');
-    for (const bot of [x2, host]) {
-      const res = await enter(rated, bot);
-      expect(res.status).toBe(403);
-      expect(res.body.code).toBe('tournaments/same-operator');
-    }
-    expect((await enter(rated, y1)).status).toBe(201);
+    expect((await enter(rated, host)).status).toBe(201);
     // Unrated, anyone enters.
     const unrated = await tournament(false, [x1.id]);
     expect((await enter(unrated, x2)).status).toBe(201);
@@ -99,8 +97,65 @@ describe('a rated tournament', () => {
       await registerFrom('203.0.113.30', 'entry-z1'),
       await registerFrom('203.0.113.30', 'entry-z2'),
     ];
-    const open = await tournament(true, [y1.id]);
+    const open = await tournament(true, [host.id]);
     const both = await Promise.all(z.map((bot) => enter(open, bot)));
     expect(both.map((res) => res.status).sort()).toEqual([201, 403]);
+  });
+
+  it('of the gauntlet kind checks an entry against its challenger only, whom alone it plays', async () => {
+    const challenger = await registerFrom('198.51.100.40', 'gauntlet-challenger');
+    const g1 = await registerFrom('192.0.2.40', 'gauntlet-g1');
+    const res = await request(h.app)
+      .post('/v1/tournaments')
+      .set(admin)
+      .send({
+        name: 'operators-gauntlet',
+        format: 'gauntlet',
+        openings: 'standard',
+        rated: true,
+        bots: [challenger.id, g1.id],
+      });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const g2 = await registerFrom('192.0.2.40', 'gauntlet-g2');
+    expect((await enter(res.body.id, g2)).status).toBe(201);
+    const own = await registerFrom('198.51.100.40', 'gauntlet-own');
+    expect((await enter(res.body.id, own)).body.code).toBe('tournaments/same-operator');
+  });
+});
+
+describe('where a bot was registered from', () => {
+  it('is keyed by the deployment, the same for every process of it, and dropped when the bot retires', async () => {
+    const keys = storeKeys(h.prefix);
+    const from = async (arena: Harness, name: string) => {
+      const res = await request(arena.app)
+        .post('/v1/bots')
+        .set('x-forwarded-for', '203.0.113.50')
+        .send({ name });
+      expect(res.status).toBe(201);
+      const value = await arena.redis.hget(
+        storeKeys(arena.config.redis.prefix).bot(res.body.id),
+        'registeredFrom',
+      );
+      return { id: res.body.id as string, token: res.body.token as string, value };
+    };
+    const first = await from(h, 'origin-first');
+    expect(first.value).toMatch(/^[\w-]{16}$/);
+    const retired = await request(h.app).delete(`/v1/bots/${first.id}`).set(bearer(first.token));
+    expect(retired.status).toBe(204);
+    expect(await h.redis.hget(keys.bot(first.id), 'registeredFrom')).toBeNull();
+    // Another process of this deployment (another API on the same Redis prefix): the same value.
+    const sibling = await createHarness({ REDIS_PREFIX: h.prefix });
+    try {
+      expect((await from(sibling, 'origin-sibling')).value).toBe(first.value);
+    } finally {
+      await sibling.close();
+    }
+    // Another deployment: another key, so another value for the same address.
+    const elsewhere = await createHarness();
+    try {
+      expect((await from(elsewhere, 'origin-elsewhere')).value).not.toBe(first.value);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

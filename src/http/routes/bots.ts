@@ -7,7 +7,7 @@ import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
-import { clientOrigin } from '../rate-limit.ts';
+import type { ClientOrigin } from '../rate-limit.ts';
 import {
   botIdParams,
   createBotBody,
@@ -33,6 +33,8 @@ export interface BotsRouterDeps {
   readonly present: Presenter;
   /** Responses are validated against openapi.yaml (see `sendJson`). */
   readonly validated: boolean;
+  /** What a new bot keeps of where it was registered from. */
+  readonly clientOrigin: ClientOrigin;
 }
 
 /**
@@ -42,7 +44,14 @@ export interface BotsRouterDeps {
 const CACHED_RATING_HISTORIES = 100;
 
 /** /v1/bots: register, read, change, retire bots and rotate their secrets; a bot's own tools. */
-export function botsRouter({ bots, checker, checkLimiter, present, validated }: BotsRouterDeps): Router {
+export function botsRouter({
+  bots,
+  checker,
+  checkLimiter,
+  present,
+  validated,
+  clientOrigin,
+}: BotsRouterDeps): Router {
   const router = Router();
   const histories = new AnswerCache({
     ttlMs: Number.POSITIVE_INFINITY,

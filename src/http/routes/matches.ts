@@ -4,7 +4,7 @@ import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
-import { clientOrigin } from '../rate-limit.ts';
+import type { ClientOrigin } from '../rate-limit.ts';
 import { createMatchBody, listMatchesQuery, matchIdParams } from '../schemas.ts';
 
 /** Finished matches served from memory, about 7 kB each (a 60-move game). */
@@ -14,7 +14,7 @@ const CACHED_FINISHED_MATCHES = 1000;
 export function matchesRouter(
   matches: MatchService,
   present: Presenter,
-  options: { readonly validated: boolean },
+  options: { readonly validated: boolean; readonly clientOrigin: ClientOrigin },
 ): Router {
   const router = Router();
 
@@ -35,7 +35,7 @@ export function matchesRouter(
 
   router.post('/v1/matches', async (req, res) => {
     const body = parse(createMatchBody, req.body, 'body');
-    const match = await matches.create(principalOf(res), body, { origin: clientOrigin(req) });
+    const match = await matches.create(principalOf(res), body, { origin: options.clientOrigin(req) });
     res
       .status(202)
       .location(`/v1/matches/${match.id}`)
