@@ -49,6 +49,12 @@ const { values } = parseArgs({
     nice: { type: 'string' },
   },
 });
+/** The flags that set a worker setting as its environment variable would, when given. */
+const WORKER_SETTING_FLAGS = {
+  threads: 'WORKER_THREADS',
+  'turn-slice-ms': 'WORKER_TURN_SLICE_MS',
+  'young-generation-mb': 'WORKER_THREAD_YOUNG_GENERATION_MB',
+} as const;
 const latencyMs = Number(values['bot-latency-ms']);
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.seconds);
@@ -80,11 +86,12 @@ async function main(): Promise<void> {
     MATCHMAKING_ENABLED: 'false',
     HOUSE_BOTS: 'false',
     WORKER_CONCURRENCY: String(concurrency),
-    ...(values.threads === undefined ? {} : { WORKER_THREADS: values.threads }),
-    ...(values['turn-slice-ms'] === undefined ? {} : { WORKER_TURN_SLICE_MS: values['turn-slice-ms'] }),
-    ...(values['young-generation-mb'] === undefined
-      ? {}
-      : { WORKER_THREAD_YOUNG_GENERATION_MB: values['young-generation-mb'] }),
+    ...Object.fromEntries(
+      Object.entries(WORKER_SETTING_FLAGS).flatMap(([flag, name]) => {
+        const value = values[flag as keyof typeof WORKER_SETTING_FLAGS];
+        return value === undefined ? [] : [[name, value]];
+      }),
+    ),
     SHUTDOWN_GRACE_MS: '0',
     LOG_LEVEL: 'warn',
   });
