@@ -89,7 +89,6 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
     rate: eloRule(config.rating),
     logger: pino({ level: 'silent' }),
     announceStart: async () => {},
-    pauseAfterFaults: 0,
   });
   let finishedMatchId = '';
   for (let i = 0; i < 3; i++) {

@@ -55,8 +55,15 @@ const envSchema = z.object({
   MATCHMAKING_FAR_PROBABILITY: z.coerce.number().min(0).max(1).default(0.1),
   /** Pair house bots with each other (the demo does; in production they only meet real bots). */
   MATCHMAKING_HOUSE_VS_HOUSE: flag.default(false),
-  /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
+  /** A bot whose matches end by its faults this many times in a row is paused (0: never). */
   MATCHMAKING_PAUSE_AFTER_FAULTS: integer(3, 0),
+  /**
+   * How long a first pause lasts; each pause that starts within MATCHMAKING_PAUSE_MAX_HOURS of the
+   * last one's end lasts four times the one before, up to that many hours. Only time (or the
+   * admin) lifts a pause, never an edit to the bot.
+   */
+  MATCHMAKING_PAUSE_MINUTES: z.coerce.number().positive().default(5),
+  MATCHMAKING_PAUSE_MAX_HOURS: z.coerce.number().positive().default(24),
   /**
    * Let bots registered from one client address, or whose URLs name one host, meet in matchmaking
    * and enter one rated tournament by themselves (the demo does; in production one person's bots
@@ -221,7 +228,11 @@ export interface Config {
     readonly nearest: number;
     readonly farProbability: number;
     readonly houseVsHouse: boolean;
-    readonly pauseAfterFaults: number;
+    /** When a bot's faults pause it (after `afterFaults` in a row; 0: never), and for how long. */
+    readonly pauses: {
+      readonly afterFaults: number;
+      readonly backoff: { readonly firstMs: number; readonly maxMs: number };
+    };
     /** `balanced`: paired games from a random balanced opening; `standard`: single matches from the start. */
     readonly openings: 'balanced' | 'standard';
   };
@@ -357,6 +368,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: RATED_TIME_LIMIT_MS and RATED_OVERAGE_MS must lie within the TIME_LIMIT_MS and OVERAGE_MS bounds',
     );
   }
+  if (e.MATCHMAKING_PAUSE_MINUTES * 60 > e.MATCHMAKING_PAUSE_MAX_HOURS * 3600) {
+    throw new ConfigError(
+      'Invalid configuration: need MATCHMAKING_PAUSE_MINUTES <= MATCHMAKING_PAUSE_MAX_HOURS (in the same unit)',
+    );
+  }
   const guestTtlMs = Math.round(e.GUEST_TTL_HOURS * 3_600_000);
   return Object.freeze({
     port: e.PORT,
@@ -378,7 +394,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       nearest: e.MATCHMAKING_NEAREST,
       farProbability: e.MATCHMAKING_FAR_PROBABILITY,
       houseVsHouse: e.MATCHMAKING_HOUSE_VS_HOUSE,
-      pauseAfterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
+      pauses: {
+        afterFaults: e.MATCHMAKING_PAUSE_AFTER_FAULTS,
+        backoff: {
+          firstMs: Math.round(e.MATCHMAKING_PAUSE_MINUTES * 60_000),
+          maxMs: Math.round(e.MATCHMAKING_PAUSE_MAX_HOURS * 3_600_000),
+        },
+      },
       openings: e.MATCHMAKING_OPENINGS,
     },
     sameOperatorGames: e.ALLOW_SAME_OPERATOR_GAMES,

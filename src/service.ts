@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ensureHouseBots } from './arena/house-bots.ts';
 import { BotClient } from './bot-client/index.ts';
-import { systemClock } from './clock.ts';
+import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
 import { clientOriginHasher } from './http/rate-limit.ts';
@@ -88,7 +88,12 @@ export function startWorkers(config: Config, logger: Logger): Promise<MatchWorke
  * pull mode's, the rate limiters'), the queue and the app, which sees only their interfaces (the
  * tests' harness builds its app here too, so they run this very wiring).
  */
-export async function startApi(config: Config, logger: Logger, isShuttingDown: () => boolean) {
+export async function startApi(
+  config: Config,
+  logger: Logger,
+  isShuttingDown: () => boolean,
+  { clock = systemClock }: { readonly clock?: Clock } = {},
+) {
   const outages = new RedisOutageLog(logger);
   const redis = outages.watch(createRedis(config.redis.url, 'api'));
   await connectedToRedis7(redis);
@@ -122,7 +127,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
   if (indexed > 0) logger.info({ matches: indexed }, 'active matches: added to the sets the caps count');
   if (config.houseBots) {
     const house = await ensureHouseBots(store, {
-      now: systemClock.now(),
+      now: clock.now(),
       random: secureRandomBytes,
       startingRating: config.rating.start,
     });
@@ -150,7 +155,7 @@ export async function startApi(config: Config, logger: Logger, isShuttingDown: (
     queue,
     pull,
     rateLimitStores,
-    clock: systemClock,
+    clock,
     random: secureRandomBytes,
     logger,
     registry,

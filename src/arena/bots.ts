@@ -6,7 +6,7 @@ import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
 import type { BotRecord, Page, RatingHistoryEntry } from '../store/records.ts';
 import type { ArenaStore, BotQuery } from '../store/store.ts';
 import { GUEST_NAME_PREFIX, isGuestName } from './guests.ts';
-import { type Principal, requireBotOrAdmin } from './principal.ts';
+import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 import { hashToken, newBotToken, newWebhookSecret } from './secrets.ts';
 
 export interface BotServiceDeps {
@@ -93,10 +93,18 @@ export class BotService {
     if (url === null) webhookSecret = null;
     else if (url !== undefined && current.webhookSecret === null)
       webhookSecret = newWebhookSecret(this.deps.random);
-    // Any change resumes a bot that matchmaking paused for its faults.
-    const bot = await this.deps.store.updateBot(id, { ...changes, url, webhookSecret, resume: true });
+    // A change never lifts a pause: a bot that faults on purpose would send one to be paired again.
+    const bot = await this.deps.store.updateBot(id, { ...changes, url, webhookSecret });
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
     return { bot, webhookSecret: webhookSecret ?? null };
+  }
+
+  /** The admin ends a bot's matchmaking pause now; nobody else may (see src/standings/pause.ts). */
+  async liftPause(principal: Principal | null, id: string): Promise<BotRecord> {
+    requireAdmin(principal);
+    const bot = await this.deps.store.endPause(id, this.deps.clock.now());
+    if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
+    return bot;
   }
 
   async retire(principal: Principal | null, id: string): Promise<void> {

@@ -12,6 +12,7 @@ import { type ReversiOptions, reversi } from '../game/index.ts';
 import { newId } from '../ids.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import { type Opening, openings, RulesError } from '../reversi/index.ts';
+import { isPausedAt } from '../standings/pause.ts';
 import {
   type BotRecord,
   type MatchRecord,
@@ -274,17 +275,17 @@ export class MatchService {
           { guest },
         );
     const opponent = challenger === null ? null : black!.id === challenger ? white! : black!;
+    const now = clock.now();
     if (opponent !== null) {
-      if (!opponent.acceptsChallenges || opponent.paused !== null) {
+      if (!opponent.acceptsChallenges || isPausedAt(opponent.paused, now)) {
         throw new PermissionError(
           'matches/challenge-declined',
-          opponent.paused !== null
-            ? `${opponent.name} is paused and cannot be challenged until its owner resumes it.`
+          isPausedAt(opponent.paused, now)
+            ? `${opponent.name} is paused for its faults and cannot be challenged until ${new Date(opponent.paused!.until).toISOString()}.`
             : `${opponent.name} does not accept challenges.`,
         );
       }
     }
-    const now = clock.now();
     const match = queuedMatch({
       id: newId('match', now, random),
       black: { id: black!.id, name: black!.name },

@@ -217,7 +217,7 @@ describe('scoredResult', () => {
       score: 'white',
     },
     {
-      name: 'a no-show, lost by the side at fault (it has no winner as a rated game)',
+      name: 'a no-show recorded without a winner (before no-shows counted as faults), lost by the side at fault',
       m: match({
         winner: null,
         discs,
@@ -262,6 +262,14 @@ describe('roundEnded and resultsOf', () => {
     });
     expect(resultsOf('round-robin', [round], matches)).toEqual({
       games: [{ white: 'w', black: 'b', result: 'white' }],
+    });
+  });
+
+  it('mark a game a fault ended as a forfeit, which the strengths leave out', () => {
+    const fault = { player: 'black', reason: 'timeout', message: 'slow' } as const;
+    const matches = new Map([['match_1', match({ winner: 'white', discs, reason: 'timeout', fault })]]);
+    expect(resultsOf('round-robin', [round], matches)).toEqual({
+      games: [{ white: 'w', black: 'b', result: 'white', forfeit: true }],
     });
   });
 });

@@ -169,7 +169,7 @@ export function planRound(input: RoundInput): RoundPlan {
 /**
  * The score of a match for a tournament: the winner, a draw, or null while it runs and for an
  * aborted match (the arena's failure, which no bot should pay for). A fault loses the game; so does
- * a no-show, which the arena's ratings leave without a winner but a tournament cannot.
+ * a no-show (recorded without a winner before no-shows counted as faults).
  */
 export function scoredResult(match: MatchRecord): GameResult | null {
   if (match.status !== 'finished' || match.result === null) return null;
@@ -202,7 +202,9 @@ export function resultsOf(
     for (const game of round.games) {
       const match = game.match === null ? undefined : matches.get(game.match);
       const result = match === undefined ? null : scoredResult(match);
-      if (result !== null) games.push({ white: game.white, black: game.black, result });
+      if (result === null) continue;
+      const forfeit = match?.result?.fault !== undefined && match.result.reason !== 'completed';
+      games.push({ white: game.white, black: game.black, result, ...(forfeit ? { forfeit: true } : {}) });
     }
   }
   if (format !== 'swiss') return { games };

@@ -9,6 +9,7 @@ import {
   type ValidationIssue,
 } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { isPausedAt } from '../standings/pause.ts';
 import {
   type BotRecord,
   type MatchRecord,
@@ -222,11 +223,12 @@ export class TournamentService {
       const { tournament, entrants } = state;
       // Entries are checked, seeds the admin names are not: unchecked, 64 bots registered that hour
       // filled an open tournament (and could feed a rated one's wins to one of their own).
-      if (bot && (bot.paused !== null || bot.ratedGames < tournament.minRatedGames)) {
+      const paused = bot !== null && isPausedAt(bot.paused, this.deps.clock.now());
+      if (bot && (paused || bot.ratedGames < tournament.minRatedGames)) {
         throw new PermissionError(
           'tournaments/not-eligible',
-          bot.paused !== null
-            ? 'A bot that matchmaking has paused cannot enter a tournament; any change to the bot resumes it.'
+          paused
+            ? `A bot that matchmaking has paused cannot enter a tournament until its pause ends (${new Date(bot.paused!.until).toISOString()}).`
             : `This tournament takes bots with at least ${tournament.minRatedGames} rated games; this one has ${bot.ratedGames}.`,
         );
       }

@@ -159,11 +159,37 @@ export interface paths {
         /**
          * Update a bot
          * @description Changes the name, description, URL or `acceptsChallenges`. A `url` of `null` turns a push bot into
-         *     a pull bot. Any change resumes a bot that matchmaking paused. Needs the bot's token or the admin token.
+         *     a pull bot. A change does not lift a matchmaking pause (see `Bot.paused`): only its end does.
+         *     Needs the bot's token or the admin token.
          *     A name may not start with `house-` (`400 bots/name-reserved`); house bots cannot be changed
          *     (`403 bots/house-bot`).
          */
         patch: operations["updateBot"];
+        trace?: never;
+    };
+    "/v1/bots/{botId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                botId: components["parameters"]["BotId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift a bot's matchmaking pause (admin)
+         * @description Ends the bot's pause now, as its end would (the fault streak stays, so its next fault pauses it
+         *     again, and the next pause is one level longer). The admin token only: a bot's own token cannot lift
+         *     its pause, or a bot that faults on purpose would lift it at once. A bot that is not paused is not an
+         *     error.
+         */
+        delete: operations["liftBotPause"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/bots/{botId}/token": {
@@ -379,7 +405,8 @@ export interface paths {
          *     - `RE[…]` from black's view, once the match has a winner or a completed result: black's count minus
          *       white's under the match's scoring (`+12.000`, `-4.000`, `0.000`). A win by the other side's fault
          *       is `+64.000` or `-64.000` with the flag `:t` (a timeout) or `:r` (any other fault, read as a
-         *       resignation). A match still queued or running, a `no-show` and an aborted match have no `RE`.
+         *       resignation; a `no-show` is a fault too). A match still queued or running and an aborted match have
+         *       no `RE`.
          *
          *     GGF has no single-direction capture variant: such a match answers `409 matches/ggf-unsupported`
          *     (its `json` export works).
@@ -619,7 +646,7 @@ export interface paths {
          * @description Standings score a win 1 and a draw ½ (a Swiss bye 1); a match lost by a fault, a no-show included,
          *     is a loss for the bot at fault; an aborted match is not scored. Equal points are ordered by
          *     Sonneborn–Berger (round robin, gauntlet) or Buchholz (Swiss). `strengths` are Bradley–Terry ratings
-         *     fitted to this tournament's games alone.
+         *     fitted to this tournament's games played to the end alone (a forfeit says nothing of the winner's play).
          */
         get: operations["getTournament"];
         put?: never;
@@ -1019,7 +1046,9 @@ export interface components {
             rating: number;
             /** @description True while the bot has played few rated games. */
             provisional: boolean;
+            /** @description Rated games won, drawn or lost. */
             games: number;
+            ratedGames: components["schemas"]["RatedGames"];
             wins: number;
             losses: number;
             draws: number;
@@ -1037,13 +1066,23 @@ export interface components {
              */
             guest: boolean;
             /**
-             * @description Set when matchmaking stopped pairing this bot (push or pull) because its recent matches kept ending by
-             *     its faults (a challenge counts for the challenger only). A paused bot cannot be challenged. Any change
-             *     to the bot (PATCH, e.g. a fixed URL) resumes it; its streak of faults stays, so its next fault pauses it
-             *     again and a clean match ends the streak. Until then matchmaking serves it after the bots at no fault.
+             * @description Set while matchmaking does not pair this bot (push or pull) because its recent matches kept ending by
+             *     its faults (`MATCHMAKING_PAUSE_AFTER_FAULTS` in a row; a challenge counts for the challenger only).
+             *     A paused bot cannot be challenged nor enter a tournament. The pause ends by itself at `until`: the
+             *     first lasts `MATCHMAKING_PAUSE_MINUTES`, and each pause that starts within
+             *     `MATCHMAKING_PAUSE_MAX_HOURS` of the last one's end lasts four times longer (`level`), up to that
+             *     many hours. A change to the bot does not end it. Its streak of faults stays, so its next fault
+             *     pauses it again; a clean match ends the streak. Matchmaking serves a bot on a streak after the bots
+             *     at no fault. `null` when the bot is not paused.
              */
             paused: components["schemas"]["Pause"] | null;
         };
+        /**
+         * @description The rated games that judged this bot's rating: those played to the end, and those it lost by its own
+         *     fault. A win by the opponent's fault counts in `games` and `wins` but not here, since it moved no
+         *     rating. Ranking on the leaderboard, and the provisional K factor, count these.
+         */
+        RatedGames: number;
         Pause: {
             /**
              * @description Public; names the last fault only by its generic text.
@@ -1052,6 +1091,13 @@ export interface components {
             reason: string;
             /** Format: date-time */
             since: string;
+            /**
+             * Format: date-time
+             * @description When the pause ends by itself.
+             */
+            until: string;
+            /** @description 1 for a first pause; one more for each pause that started soon after the last one ended (each four times longer). */
+            level: number;
             /** @description The last fault's full message. Shown only to the bot's own token and the admin. */
             detail?: string;
         };
@@ -1134,15 +1180,16 @@ export interface components {
             opening?: true;
         };
         /**
-         * @description Why the match ended. `timeout`, `bot-error`, `invalid-response` and `illegal-move` are faults: the
-         *     match is a loss for the bot at fault, unless that bot had not made a move of its own yet (`no-show`).
+         * @description Why the match ended. `timeout`, `bot-error`, `invalid-response` and `illegal-move` are faults, and so
+         *     is a `no-show`: the match is a loss for the bot at fault and a win for its opponent. In a rated match
+         *     only the rating of the bot at fault moves (by the loss); its opponent's stays as it was.
          *
          *     - `completed`: played to the end.
          *     - `timeout`: the bot at fault did not answer within its time limit plus what was left of its overage bank.
          *     - `bot-error`: the bot at fault could not be reached, the connection failed, or it answered with a status other than 2xx (a redirect included).
          *     - `invalid-response`: the bot at fault answered something that is not the action JSON (`BotAction`).
          *     - `illegal-move`: the bot at fault played a move that is not legal in the state it was sent.
-         *     - `no-show`: a side faulted (see `fault`) before making a single move of its own in the match: there is no winner, no rating changes and no win, draw or loss is counted for either side.
+         *     - `no-show`: a side faulted (see `fault`) before making a single move of its own in the match. A fault like the others (the opponent wins; rated, the bot at fault loses rating), told apart because it never played.
          *     - `aborted`: stopped by the arena without a winner.
          * @enum {string}
          */
@@ -1180,7 +1227,10 @@ export interface components {
             reason: components["schemas"]["ResultReason"];
             fault?: components["schemas"]["Fault"];
         };
-        /** @description An Elo rating before and after a match, each to one decimal. */
+        /**
+         * @description An Elo rating before and after a match, each to one decimal. After a fault only the rating of the bot at
+         *     fault moves: its opponent's `after` equals its `before`.
+         */
         RatingChange: {
             before: number;
             after: number;
@@ -1241,7 +1291,9 @@ export interface components {
             /** @description Elo rating, to one decimal. */
             rating: number;
             provisional: boolean;
+            /** @description Rated games won, drawn or lost. */
             games: number;
+            ratedGames: components["schemas"]["RatedGames"];
             wins: number;
             losses: number;
             draws: number;
@@ -2091,6 +2143,32 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    liftBotPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                botId: components["parameters"]["BotId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot, no longer paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };

@@ -90,7 +90,7 @@ function outsideApi(router: RequestHandler): RequestHandler {
 export function createApp(deps: AppDeps): Express {
   const { config, store, logger } = deps;
   const spec = loadSpec();
-  const present = presenter(config.rating);
+  const present = presenter(config.rating, deps.clock);
   const bots = new BotService({
     store,
     clock: deps.clock,

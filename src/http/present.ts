@@ -1,7 +1,9 @@
 import type { Principal } from '../arena/principal.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { components } from '../contract/index.ts';
 import { resultAsSeenBy } from '../faults.ts';
+import { isPausedAt } from '../standings/pause.ts';
 import type { BotRecord, MatchRecord, MoveRecord, RatingHistoryEntry, Strength } from '../store/records.ts';
 
 /** Store records to the documents of openapi.yaml. */
@@ -55,10 +57,21 @@ export function matchViewer(match: MatchRecord, viewer: Principal | null) {
 
 const kindOf = (bot: BotRecord) => (bot.house !== null ? 'house' : bot.url === null ? 'pull' : 'push');
 
-export function presenter(rating: Config['rating']): Presenter {
+/**
+ * The public part of a bot's pause while it holds (its private detail is the owner's); `null`
+ * once it has ended, though the record keeps it for the next pause's length.
+ */
+function publicPause(bot: BotRecord, now: number): Schemas['Pause'] | null {
+  const pause = bot.paused;
+  if (pause === null || !isPausedAt(pause, now)) return null;
+  return { reason: pause.reason, since: iso(pause.since), until: iso(pause.until), level: pause.level };
+}
+
+export function presenter(rating: Config['rating'], clock: Clock): Presenter {
   const provisional = (bot: BotRecord) => bot.ratedGames < rating.provisionalGames;
   const record = (bot: BotRecord) => ({
     games: bot.games,
+    ratedGames: bot.ratedGames,
     wins: bot.wins,
     losses: bot.losses,
     draws: bot.draws,
@@ -78,7 +91,7 @@ export function presenter(rating: Config['rating']): Presenter {
         ...record(bot),
         createdAt: iso(bot.createdAt),
         lastPlayedAt: isoOrNull(bot.lastPlayedAt),
-        paused: bot.paused === null ? null : { reason: bot.paused.reason, since: iso(bot.paused.since) },
+        paused: publicPause(bot, clock.now()),
         acceptsChallenges: bot.acceptsChallenges,
       };
       if (isOwnerOrAdmin(viewer, bot.id)) {
@@ -98,8 +111,7 @@ export function presenter(rating: Config['rating']): Presenter {
         ...record(bot),
         lastPlayedAt: isoOrNull(bot.lastPlayedAt),
         strength: strength1(strength),
-        // The public part of a pause only: its private detail is the owner's (see `bot`).
-        paused: bot.paused === null ? null : { reason: bot.paused.reason, since: iso(bot.paused.since) },
+        paused: publicPause(bot, clock.now()),
       };
     },
     matchSummary(match, viewer) {

@@ -65,7 +65,8 @@ function ggfScore(diff: number): string {
 /**
  * `RE`, from black's view: black's count minus white's for a completed game; a win by the other
  * side's fault as the whole board, flagged `t` (timeout) or `r` (any other fault, read as a
- * resignation). Null while there is no result to write: a running match, a no-show, an abort.
+ * resignation). Null while there is no result to write: a running match, an abort, a no-show
+ * recorded without a winner (before no-shows counted as faults).
  */
 function ggfResult(result: MatchRecord['result']): string | null {
   if (result === null) return null;

@@ -5,14 +5,15 @@ import type { Fault, MatchResult, MoveRecord } from '../store/records.ts';
 export type EndingFault = Omit<Fault, 'player'> & { readonly reason: NonNullable<Fault['reason']> };
 
 /**
- * The result of a match that a fault of `color` ends. A side that faults before making a single
- * move of its own (the arena's passes and opening plies do not count) is a no-show: no winner, and the match counts
- * for nobody's rating (the Lichess rule for games aborted before both sides moved), so a bot that
- * is down cannot be farmed for rating. Otherwise the opponent wins. Pure.
+ * The result of a match that a fault of `color` ends: the opponent wins. A side that faults before
+ * making a single move of its own (the arena's passes and opening plies do not count) is a
+ * no-show, told apart by its reason. A fault of either kind moves only the faulting bot's rating
+ * (src/standings/finish-plan.ts): so nobody is farmed for rating while its server is down, and a
+ * bot that sees its opponent and never moves loses what it would expect to lose by playing. Pure.
  *
  * @example
  * faultResult([], 'black', { reason: 'bot-error', cause: 'connection-refused', message: '…' }, { black: 2, white: 2 });
- * // { winner: null, reason: 'no-show', discs: { black: 2, white: 2 }, fault: { player: 'black', reason: 'bot-error', … } }
+ * // { winner: 'white', reason: 'no-show', discs: { black: 2, white: 2 }, fault: { player: 'black', reason: 'bot-error', … } }
  */
 export function faultResult(
   moves: readonly MoveRecord[],
@@ -22,7 +23,6 @@ export function faultResult(
 ): MatchResult {
   const showedUp = moves.some((move) => move.player === color && move.square !== 'pass' && !move.opening);
   const recorded: Fault = { player: color, ...fault, message: clippedFaultMessage(fault.message) };
-  return showedUp
-    ? { winner: color === 'black' ? 'white' : 'black', discs, reason: fault.reason, fault: recorded }
-    : { winner: null, discs, reason: 'no-show', fault: recorded };
+  const winner = color === 'black' ? 'white' : 'black';
+  return { winner, discs, reason: showedUp ? fault.reason : 'no-show', fault: recorded };
 }

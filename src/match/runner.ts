@@ -4,6 +4,7 @@ import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } f
 import { judgeAnswer, type MoveOutcome } from '../match-model/judge.ts';
 import { overageSpent, type ReplayedGame, replay } from '../match-model/replay.ts';
 import { botState, botStateBody, type TurnContext, WireHistory } from '../protocol/state.ts';
+import type { PausePolicy } from '../standings/pause.ts';
 import type { LiveTurn } from '../store/match-events.ts';
 import {
   type BotRecord,
@@ -28,8 +29,8 @@ export interface MatchRunnerDeps {
   readonly logger: Logger;
   /** Tells both players a match has started (at least once: again when a match resumes). */
   readonly announceStart?: (match: MatchRecord) => Promise<void>;
-  /** A push bot whose matches end by its faults this many times in a row is paused (0: never). */
-  readonly pauseAfterFaults?: number;
+  /** When a bot's faults pause it, and for how long (by default, never). */
+  readonly pauses?: PausePolicy;
   /**
    * Called after each move with the arena's own time for it: everything from the start of the
    * turn to the move being sent to the store (its write overlaps the next turn), less the time
@@ -288,8 +289,8 @@ export class MatchRunner {
   }
 
   private async finish(match: MatchRecord, result: MatchResult): Promise<RunEnd> {
-    const { store, clock, rate, pauseAfterFaults } = this.deps;
-    const ended = await store.finishMatch(match.id, result, clock.now(), rate, pauseAfterFaults ?? 0);
+    const { store, clock, rate, pauses } = this.deps;
+    const ended = await store.finishMatch(match.id, result, clock.now(), rate, pauses);
     return ended ? 'finished' : 'already-ended';
   }
 

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ConflictError } from '../errors.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
+import { isPausedAt } from '../standings/pause.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
 import type { MatchRecord } from '../store/records.ts';
 import { listenToBullWorker, type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
@@ -110,7 +111,8 @@ export class ArenaScheduler {
   private async matchmakeRound(): Promise<string[]> {
     const { store, pull, config } = this.deps;
     // Guests are off the active list already; they are people, never paired by the arena.
-    const bots = (await store.activeBots()).filter((bot) => bot.paused === null && !bot.guest);
+    const now = this.deps.clock.now();
+    const bots = (await store.activeBots()).filter((bot) => !isPausedAt(bot.paused, now) && !bot.guest);
     // Push and house bots are always there to play; a pull bot only while it listens.
     const online = await Promise.all(
       bots.map((bot) => (bot.url === null && bot.house === null ? pull.isOnline(bot.id) : true)),

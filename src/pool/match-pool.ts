@@ -61,7 +61,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     rate: eloRule(config.rating),
     logger,
     announceStart: (match) => announceStart(pullStore, match),
-    pauseAfterFaults: config.matchmaking.pauseAfterFaults,
+    pauses: config.matchmaking.pauses,
     ...(config.workers.turnSliceMs > 0 ? { pace: pacer(config.workers.turnSliceMs) } : {}),
   });
   const tournaments = new TournamentProgress({

@@ -10,6 +10,8 @@ import {
 } from './finish-plan.ts';
 
 const NOW = 1_700_000_000_000;
+const MINUTE = 60_000;
+const pauses = { afterFaults: 3, backoff: { firstMs: 5 * MINUTE, maxMs: 24 * 60 * MINUTE } };
 const SECRET_URL = 'http://10.0.0.7:4001/?key=secret';
 
 /** A winner takes 10 points from the loser; a draw moves nothing. */
@@ -43,7 +45,9 @@ const results = {
   blackWins: { winner: 'black', reason: 'completed' },
   draw: { winner: null, reason: 'completed' },
   blackFaults: { winner: 'white', reason: 'bot-error', fault: refused },
-  blackNoShow: { winner: null, reason: 'no-show', fault: refused },
+  blackNoShow: { winner: 'white', reason: 'no-show', fault: refused },
+  // A no-show recorded before no-shows counted as faults, without a winner.
+  blackOldNoShow: { winner: null, reason: 'no-show', fault: refused },
   aborted: { winner: null, reason: 'aborted' },
 } satisfies Record<string, FinishedResult>;
 
@@ -60,7 +64,7 @@ function input(overrides: Partial<FinishInput<FinishedResult>> = {}): FinishInpu
     result: results.blackWins,
     now: NOW,
     rate,
-    pauseAfterFaults: 3,
+    pauses,
     ...overrides,
   };
 }
@@ -84,9 +88,9 @@ describe('planFinish', () => {
     });
 
     it('counts a rated game for each bot, with its line of rating history', () => {
+      expect(updateOf(plan, 'bot_b')?.tally).toBe('wins');
       expect(updateOf(plan, 'bot_b')?.rated).toEqual({
         rating: 1510,
-        tally: 'wins',
         onLeaderboard: true,
         ratedGames: 5,
         history: {
@@ -98,7 +102,7 @@ describe('planFinish', () => {
           score: 1,
         },
       });
-      expect(updateOf(plan, 'bot_w')?.rated).toMatchObject({ rating: 1490, tally: 'losses' });
+      expect(updateOf(plan, 'bot_w')).toMatchObject({ tally: 'losses', rated: { rating: 1490 } });
     });
 
     it('gives the Bradley–Terry fit its line, from black', () => {
@@ -125,7 +129,7 @@ describe('planFinish', () => {
 
   it('scores a draw as half a point for each side', () => {
     const plan = planFinish(input({ result: results.draw }));
-    expect(plan.bots.map((update) => update.rated?.tally)).toEqual(['draws', 'draws']);
+    expect(plan.bots.map((update) => update.tally)).toEqual(['draws', 'draws']);
     expect(plan.ratedResult?.score).toBe(0.5);
   });
 
@@ -141,15 +145,38 @@ describe('planFinish', () => {
     const plan = planFinish(input({ bots: { black: bot('bot_b', { guest: true }), white: bot('bot_w') } }));
     expect(plan.ratings).toBeNull();
     expect(plan.ratedResult).toBeNull();
-    expect(plan.bots.map((update) => update.rated)).toEqual([null, null]);
+    expect(plan.bots.map((update) => [update.tally, update.rated])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
   });
 
-  describe('when a rated match is lost by a fault', () => {
-    const plan = planFinish(input({ result: results.blackFaults }));
+  describe.each([
+    ['lost by a fault', results.blackFaults],
+    ['lost by a no-show', results.blackNoShow],
+    ['lost by a no-show recorded without a winner', results.blackOldNoShow],
+  ])('when a rated match is %s', (_name, result) => {
+    const plan = planFinish(input({ result }));
 
-    it('counts for ratings', () => {
-      expect(plan.ratedResult).toEqual({ black: 'bot_b', white: 'bot_w', score: 0 });
-      expect(plan.ratings?.white.after).toBe(1510);
+    it('lowers the rating of the bot at fault alone, by the loss the rule gives it', () => {
+      expect(plan.ratings).toEqual({
+        black: { before: 1500, after: 1490 },
+        white: { before: 1500, after: 1500 },
+      });
+      expect(updateOf(plan, 'bot_b')?.rated).toMatchObject({
+        rating: 1490,
+        ratedGames: 5,
+        history: { before: 1500, after: 1490, score: 0 },
+      });
+    });
+
+    it("leaves the opponent's rating, rated games and history as they were, and counts its win", () => {
+      expect(updateOf(plan, 'bot_w')).toMatchObject({ tally: 'wins', rated: null });
+      expect(updateOf(plan, 'bot_b')?.tally).toBe('losses');
+    });
+
+    it('gives the Bradley–Terry fit nothing: a forfeit says nothing of the winner', () => {
+      expect(plan.ratedResult).toBeNull();
     });
 
     it("extends the faulting bot's streak and resets its opponent's", () => {
@@ -169,14 +196,41 @@ describe('planFinish', () => {
       ['does not pause below the limit', { consecutiveFaults: 0 }, 3, false],
       ['never pauses with a limit of 0', {}, 0, false],
       ['never pauses a house bot', { house: 'greedy' }, 3, false],
-      ['never pauses a guest, who cannot be resumed', { guest: true }, 3, false],
-      ['leaves a bot already paused as it was', { paused: { since: 1 } }, 3, false],
-    ] as const)('%s', (_name, overrides, pauseAfterFaults, paused) => {
+      ['never pauses a guest', { guest: true }, 3, false],
+      ['leaves a bot still paused as it was', { paused: { since: 1, until: NOW + 1, level: 1 } }, 3, false],
+      ['pauses again a bot whose pause has ended', { paused: { since: 1, until: NOW, level: 1 } }, 3, true],
+    ] as const)('%s', (_name, overrides, afterFaults, paused) => {
       const black = bot('bot_b', { consecutiveFaults: 2, ...overrides });
       const plan = planFinish(
-        input({ bots: { black, white: bot('bot_w') }, result: results.blackFaults, pauseAfterFaults }),
+        input({
+          bots: { black, white: bot('bot_w') },
+          result: results.blackFaults,
+          pauses: { ...pauses, afterFaults },
+        }),
       );
       expect(updateOf(plan, 'bot_b')?.pause !== null).toBe(paused);
+    });
+
+    it('pauses for longer each time a pause follows soon after the last, and starts over after a quiet day', () => {
+      const pauseAfter = (last: StandingBot['paused']) =>
+        updateOf(
+          planFinish(
+            input({
+              bots: { black: bot('bot_b', { consecutiveFaults: 5, paused: last }), white: bot('bot_w') },
+              result: results.blackFaults,
+            }),
+          ),
+          'bot_b',
+        )?.pause;
+      expect(pauseAfter({ since: 0, until: NOW - MINUTE, level: 2 })).toMatchObject({
+        since: NOW,
+        until: NOW + 80 * MINUTE,
+        level: 3,
+      });
+      expect(pauseAfter({ since: 0, until: NOW - 25 * 60 * MINUTE, level: 4 })).toMatchObject({
+        until: NOW + 5 * MINUTE,
+        level: 1,
+      });
     });
 
     it('gives a public reason that names the fault by its generic text, and the owner the full message', () => {
@@ -187,6 +241,8 @@ describe('planFinish', () => {
           "its last 3 matches ended by its faults (last: bot-error: the bot's server refused the connection)",
         detail: `connection refused by ${SECRET_URL}`,
         since: NOW,
+        until: NOW + 5 * MINUTE,
+        level: 1,
       });
     });
 
@@ -211,18 +267,10 @@ describe('planFinish', () => {
     });
   });
 
-  describe('when a side never showed up', () => {
+  it('counts a no-show in the streak of the bot that never moved', () => {
     const plan = planFinish(input({ result: results.blackNoShow }));
-
-    it("counts for nobody's rating", () => {
-      expect(plan.ratings).toBeNull();
-      expect(plan.ratedResult).toBeNull();
-      expect(plan.bots.map((update) => update.rated)).toEqual([null, null]);
-    });
-
-    it('still counts the fault in the streak', () => {
-      expect(updateOf(plan, 'bot_b')?.consecutiveFaults).toBe(1);
-    });
+    expect(updateOf(plan, 'bot_b')?.consecutiveFaults).toBe(1);
+    expect(updateOf(plan, 'bot_w')?.consecutiveFaults).toBe(0);
   });
 
   describe('when the match is aborted', () => {
@@ -292,7 +340,7 @@ describe('countsForRatings', () => {
   it.each([
     ['completed', true],
     ...FAULT_REASONS.map((reason) => [reason, true] as const),
-    ['no-show', false],
+    ['no-show', true],
     ['aborted', false],
   ] as const)('%s: %s', (reason, counts) => {
     expect(countsForRatings(reason)).toBe(counts);

@@ -6,6 +6,9 @@
  * (src/store/finish-match.ts), so a plan never sees half-written records.
  */
 import { FAULT_REASONS, type FaultDetails, publicFaultText, resultAsSeenBy } from '../faults.ts';
+import { isPausedAt, nextPause, type PausePolicy, type PauseTerm } from './pause.ts';
+
+export type { PausePolicy };
 
 export type Side = FaultDetails['player'];
 export type Score = 0 | 0.5 | 1;
@@ -37,8 +40,8 @@ export interface StandingBot {
   readonly status: 'active' | 'retired';
   /** A house bot's engine, `null` for any other: the arena plays its house bots itself, never pauses them. */
   readonly house: string | null;
-  /** Set while matchmaking pauses the bot. */
-  readonly paused: object | null;
+  /** The bot's last matchmaking pause, which may have ended; `null` when it was never paused. */
+  readonly paused: PauseTerm | null;
   /** A guest's matches count for no rating, and a guest has no place on the leaderboard. */
   readonly guest?: boolean;
 }
@@ -65,8 +68,8 @@ export interface FinishInput<R extends FinishedResult> {
   readonly result: R;
   readonly now: number;
   readonly rate: RatingRule;
-  /** A bot whose matches end by its fault this many times in a row is paused (0: never). */
-  readonly pauseAfterFaults: number;
+  /** When a bot's faults pause it, and for how long. */
+  readonly pauses: PausePolicy;
 }
 
 export interface RatingChange {
@@ -83,10 +86,9 @@ export interface RatingHistoryLine {
   readonly score: Score;
 }
 
-/** What a bot's rated game changes: its rating, its tally, and its place on the leaderboard. */
+/** What a rated game that judged a bot changes: its rating, its count of rated games, its place on the leaderboard. */
 export interface RatedGame {
   readonly rating: number;
-  readonly tally: 'wins' | 'losses' | 'draws';
   /** Only an active bot has a place on the leaderboard. */
   readonly onLeaderboard: boolean;
   /** Its rated games after this one (whether it is ranked is the leaderboard's to say). */
@@ -94,17 +96,20 @@ export interface RatedGame {
   readonly history: RatingHistoryLine;
 }
 
-export interface Pause {
+export interface Pause extends PauseTerm {
   /** Public: names the last fault by its generic text only. */
   readonly reason: string;
   /** Private, for the bot's owner: the last fault's full message. */
   readonly detail: string;
-  readonly since: number;
 }
+
+export type Tally = 'wins' | 'losses' | 'draws';
 
 export interface BotUpdate {
   readonly botId: string;
-  /** `null` when the match counts for no rating. */
+  /** The win, draw or loss a rated match counts (a game, and the time it was played); `null` when it counts none. */
+  readonly tally: Tally | null;
+  /** `null` when the match leaves the bot's rating as it was (see `planFinish`). */
   readonly rated: RatedGame | null;
   /** The fault streak after this match; `null` when an abort leaves it as it is. */
   readonly consecutiveFaults: number | null;
@@ -132,30 +137,48 @@ export interface FinishPlan<R extends FinishedResult> {
   readonly events: Readonly<Record<Side, FinishedEvent<R>>>;
 }
 
-const scoreOf = (result: FinishedResult, side: Side): Score =>
-  result.winner === null ? 0.5 : result.winner === side ? 1 : 0;
+/** The side whose fault ended the match; `undefined` for a match played out or aborted. */
+const faulterOf = (result: FinishedResult): Side | undefined =>
+  result.reason === 'completed' ? undefined : result.fault?.player;
 
-const TALLY = { 1: 'wins', 0.5: 'draws', 0: 'losses' } as const satisfies Record<Score, RatedGame['tally']>;
+/** A fault loses the game for the side at fault, whatever the record's `winner` (a no-show's was `null` once). */
+function scoreOf(result: FinishedResult, side: Side): Score {
+  const faulter = faulterOf(result);
+  if (faulter !== undefined) return faulter === side ? 0 : 1;
+  return result.winner === null ? 0.5 : result.winner === side ? 1 : 0;
+}
+
+const TALLY = { 1: 'wins', 0.5: 'draws', 0: 'losses' } as const satisfies Record<Score, Tally>;
 
 /**
- * A match counts for ratings when it was played out or lost by a fault: an abort, and a side that
- * never showed up (no-show), count for nobody.
+ * A match counts for the standings when it was played out or ended by a side's fault, a no-show
+ * included: only an abort (the arena's failure) counts for nobody.
  */
 export function countsForRatings(reason: string): boolean {
-  return reason === 'completed' || (FAULT_REASONS as readonly string[]).includes(reason);
+  return (
+    reason === 'completed' || reason === 'no-show' || (FAULT_REASONS as readonly string[]).includes(reason)
+  );
 }
 
 /**
- * Plans the end of a match. A rated match that counts moves both ratings by `rate` and counts a
- * game for each bot. Unless the match was aborted, the bot at fault extends its fault streak and
- * the other resets its own; a bot whose streak reaches `pauseAfterFaults` is paused (once: a paused
- * bot stays paused as it was). Pull bots too: paired only while they listen, those that listen and
- * never move (twenty such cost three real bots every rated game for a minute) are paused all the
- * same. A challenge leaves the challenged bot's streak as it was (the challenger chose its time
- * control, and three 50 ms challenges paused any bot further away), and can only extend its maker's.
+ * Plans the end of a match. A rated match played out moves both ratings by `rate`. One that ends
+ * by a side's fault (a no-show included) moves only that side's rating, as the loss `rate` gives
+ * it, and leaves its opponent's as it was: else a bot that faults on purpose would hand its
+ * partner rating, and one that never moves would dodge the games it expects to lose. Both count
+ * the result in their wins, draws and losses; only a side whose rating the game judged counts it
+ * among its rated games and in its rating history, and only a game played out reaches the
+ * Bradley–Terry fit (docs/fair-play.md).
+ *
+ * Unless the match was aborted, the bot at fault extends its fault streak and the other resets
+ * its own; a bot whose streak reaches `pauses.afterFaults` is paused for a term that grows with
+ * each pause soon after the last (src/standings/pause.ts; a bot still paused stays paused as it
+ * was). Pull bots too: paired only while they listen, those that listen and never move are paused
+ * all the same. A challenge leaves the challenged bot's streak as it was (the challenger chose its
+ * time control, and three 50 ms challenges paused any bot further away), and can only extend its
+ * maker's.
  *
  * @example
- * const plan = planFinish({ match, bots: { black, white }, result, now, rate: eloRule(config), pauseAfterFaults: 3 });
+ * const plan = planFinish({ match, bots: { black, white }, result, now, rate: eloRule(config), pauses });
  * plan.bots[0]?.consecutiveFaults; // 0 after a clean match
  */
 export function planFinish<R extends FinishedResult>(input: FinishInput<R>): FinishPlan<R> {
@@ -164,13 +187,16 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
   const black = bots.black;
   const white = bots.white;
   // A guest's match is created unrated; should one be rated all the same, it still counts for nobody.
-  const rated = match.rated && countsForRatings(result.reason) && !black?.guest && !white?.guest;
+  const counted = match.rated && countsForRatings(result.reason) && !black?.guest && !white?.guest;
+  const faulter = faulterOf(result);
+  // A fault judges the side at fault alone; a game played out judges both.
+  const judged = (side: Side) => faulter === undefined || faulter === side;
   let ratings: FinishPlan<R>['ratings'] = null;
-  if (rated && black && white) {
+  if (counted && black && white) {
     const next = input.rate(black, white, scoreOf(result, 'black'));
     ratings = {
-      black: { before: black.rating, after: next.black },
-      white: { before: white.rating, after: next.white },
+      black: { before: black.rating, after: judged('black') ? next.black : black.rating },
+      white: { before: white.rating, after: judged('white') ? next.white : white.rating },
     };
   }
   const updates: BotUpdate[] = [];
@@ -179,8 +205,8 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
     if (!bot) continue;
     const opponent = side === 'black' ? match.white : match.black;
     const score = scoreOf(result, side);
-    const change = ratings?.[side];
-    const atFault = result.fault?.player === side;
+    const change = judged(side) ? ratings?.[side] : undefined;
+    const atFault = faulter === side;
     // A challenge only adds to its maker's streak: it chose the clock, and a clean end it could
     // arrange with a partner that never moves would clear its streak for free.
     const challenge = match.createdBy !== 'admin';
@@ -192,10 +218,10 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
           : 0;
     updates.push({
       botId: bot.id,
+      tally: ratings ? TALLY[score] : null,
       rated: change
         ? {
             rating: change.after,
-            tally: TALLY[score],
             onLeaderboard: bot.status === 'active' && !bot.guest,
             ratedGames: bot.ratedGames + 1,
             history: {
@@ -222,31 +248,34 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
     result,
     finishedAt: now,
     ratings,
-    ratedResult: rated
-      ? { black: match.black.id, white: match.white.id, score: scoreOf(result, 'black') }
-      : null,
+    // The fit judges strength from games played out: a forfeit says nothing of the winner's play.
+    ratedResult:
+      ratings && result.reason === 'completed'
+        ? { black: match.black.id, white: match.white.id, score: scoreOf(result, 'black') }
+        : null,
     bots: updates,
     events: { black: eventFor('black'), white: eventFor('white') },
   };
 }
 
-/** The pause a bot's fault streak starts, if it reached the limit and the bot is not a house bot nor paused yet. */
+/** The pause a bot's fault streak starts, if it reached the limit and the bot is not a house bot nor paused now. */
 function pauseFor(
   bot: StandingBot,
   streak: number,
   result: FinishedResult,
-  input: Pick<FinishInput<FinishedResult>, 'pauseAfterFaults' | 'now'>,
+  input: Pick<FinishInput<FinishedResult>, 'pauses' | 'now'>,
 ): Pause | null {
   const fault = result.fault;
+  const { afterFaults, backoff } = input.pauses;
   // A clean match (streak 0) never pauses; nor does a streak below the limit, or a limit of 0.
-  if (fault === undefined || input.pauseAfterFaults <= 0 || streak < input.pauseAfterFaults) return null;
-  // A guest is a person, never paired by the arena, and cannot be resumed.
-  if (bot.house !== null || bot.guest || bot.paused !== null) return null;
+  if (fault === undefined || afterFaults <= 0 || streak < afterFaults) return null;
+  // A guest is a person, never paired by the arena.
+  if (bot.house !== null || bot.guest || isPausedAt(bot.paused, input.now)) return null;
   // The reason is public: it names the fault by its generic text; the detail is the owner's.
   const last = publicFaultText(fault, fault.reason ?? result.reason);
   return {
     reason: `its last ${streak} matches ended by its faults (last: ${last})`.slice(0, PAUSE_REASON_MAX),
     detail: fault.message.slice(0, PAUSE_DETAIL_MAX),
-    since: input.now,
+    ...nextPause(bot.paused, input.now, backoff),
   };
 }

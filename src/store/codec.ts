@@ -66,6 +66,9 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
         : {
             reason: hash.pausedReason,
             since: Number(hash.pausedAt ?? 0),
+            // A pause written before pauses had terms held until an edit, which no longer lifts one: ended.
+            until: Number(hash.pausedUntil ?? hash.pausedAt ?? 0),
+            level: Number(hash.pauseLevel ?? 1),
             detail: hash.pausedDetail ?? null,
           },
     acceptsChallenges: hash.acceptsChallenges !== '0',

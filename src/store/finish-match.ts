@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { components } from '../contract/index.ts';
 import { publicResult } from '../faults.ts';
-import { type FinishPlan, planFinish, type StandingBot } from '../standings/finish-plan.ts';
+import { type FinishPlan, type PausePolicy, planFinish, type StandingBot } from '../standings/finish-plan.ts';
 import { activeSetsOf } from './active-sets.ts';
 import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
@@ -24,8 +24,8 @@ export interface FinishRequest {
   readonly now: number;
   /** How ratings move; the match must be rated for it to apply. */
   readonly rate: RatingRule;
-  /** A push bot whose matches end by its fault this many times in a row is paused (0: never). */
-  readonly pauseAfterFaults: number;
+  /** When a bot's faults pause it, and for how long. */
+  readonly pauses: PausePolicy;
 }
 
 /**
@@ -39,7 +39,7 @@ const GUARDED_BOT_FIELDS: Record<Exclude<keyof StandingBot, 'id'>, string> = {
   consecutiveFaults: 'consecutiveFaults',
   status: 'status',
   house: 'house',
-  paused: 'pausedReason',
+  paused: 'pausedUntil',
   guest: 'guest',
 };
 
@@ -78,7 +78,7 @@ export async function finishMatchOnce(
       result: request.result,
       now: request.now,
       rate: request.rate,
-      pauseAfterFaults: request.pauseAfterFaults,
+      pauses: request.pauses,
     });
 
     const tx = new GuardedWrites().guard(matchKey, 'status', matchHash.status);
@@ -100,13 +100,16 @@ function writePlan(
   plan: FinishPlan<MatchResult>,
 ): void {
   const at = String(plan.finishedAt);
-  for (const { botId, rated, consecutiveFaults, pause } of plan.bots) {
+  for (const { botId, tally, rated, consecutiveFaults, pause } of plan.bots) {
     const bot = keys.bot(botId);
-    if (rated) {
-      tx.write('HSET', bot, 'rating', String(rated.rating), 'lastPlayedAt', at);
-      tx.write('HINCRBY', bot, 'ratedGames', 1);
+    if (tally) {
+      tx.write('HSET', bot, 'lastPlayedAt', at);
       tx.write('HINCRBY', bot, 'games', 1);
-      tx.write('HINCRBY', bot, rated.tally, 1);
+      tx.write('HINCRBY', bot, tally, 1);
+    }
+    if (rated) {
+      tx.write('HSET', bot, 'rating', String(rated.rating));
+      tx.write('HINCRBY', bot, 'ratedGames', 1);
       if (rated.onLeaderboard) {
         tx.write('ZADD', keys.leaderboard, -rated.rating, botId);
         tx.write('ZADD', keys.leaderboardGames, rated.ratedGames, botId);
@@ -125,6 +128,10 @@ function writePlan(
         String(pause.since),
         'pausedDetail',
         pause.detail,
+        'pausedUntil',
+        String(pause.until),
+        'pauseLevel',
+        String(pause.level),
       );
     }
   }

@@ -4,6 +4,7 @@
  */
 import type { FaultDetails, FaultReason } from '../faults.ts';
 import type { Side as Color } from '../game/index.ts';
+import type { PauseTerm } from '../standings/pause.ts';
 
 export type { Color };
 export type BotStatus = 'active' | 'retired';
@@ -34,14 +35,11 @@ export interface BotRecord {
   readonly lastPlayedAt: number | null;
   /** Matches in a row that ended by this bot's fault (timeout, error, bad answer). */
   readonly consecutiveFaults: number;
-  /** Set when matchmaking stopped pairing the bot for its faults; cleared by any change to the bot. */
-  readonly paused: {
-    /** Public: names the last fault by its generic text only. */
-    readonly reason: string;
-    readonly since: number;
-    /** Private: the last fault's full message, for the bot's owner. */
-    readonly detail: string | null;
-  } | null;
+  /**
+   * The last time matchmaking stopped pairing the bot for its faults, kept after it ended (the next
+   * pause's length depends on it): the pause holds until `until` (see src/standings/pause.ts).
+   */
+  readonly paused: BotPause | null;
   /** Whether other bots may challenge this one (create unrated matches against it with their tokens). */
   readonly acceptsChallenges: boolean;
   /** A house bot's engine (see src/house/roster.ts): played in-process by the workers. */
@@ -57,6 +55,13 @@ export interface BotRecord {
    * bots registered before the arena kept it, house bots and guests.
    */
   readonly registeredFrom: string | null;
+}
+
+export interface BotPause extends PauseTerm {
+  /** Public: names the last fault by its generic text only. */
+  readonly reason: string;
+  /** Private: the last fault's full message, for the bot's owner. */
+  readonly detail: string | null;
 }
 
 export interface NewBot {
@@ -84,8 +89,6 @@ export interface BotChanges {
   /** Set when the bot becomes a push bot; cleared when it becomes a pull bot. */
   readonly webhookSecret?: string | null;
   readonly acceptsChallenges?: boolean;
-  /** Clears a matchmaking pause and the fault streak. */
-  readonly resume?: boolean;
 }
 
 export interface MatchRules {

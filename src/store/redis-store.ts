@@ -5,6 +5,7 @@ import { BoundedMap } from '../bounded-map.ts';
 import type { RandomBytes } from '../clock.ts';
 import { ConflictError, InvalidCursorError } from '../errors.ts';
 import { gameFor } from '../game/index.ts';
+import { isPausedAt, NO_PAUSES, type PausePolicy } from '../standings/pause.ts';
 import { backfillActiveSets, challengedOf } from './active-sets.ts';
 import {
   CURSOR_SHAPE,
@@ -229,9 +230,6 @@ export class RedisStore implements ArenaStore {
     set('webhookSecret', changes.webhookSecret);
     if (changes.acceptsChallenges !== undefined)
       set('acceptsChallenges', changes.acceptsChallenges ? '1' : '0');
-    // The streak stays: the next fault pauses the bot again, a clean match ends the streak. Cleared,
-    // a bot that never moves would be handed as many matches again each time its owner resumed it.
-    if (changes.resume) fields.push('pausedReason', '\0', 'pausedAt', '\0', 'pausedDetail', '\0');
     const k = this.keys;
     // The name keys depend on the name, read first; the script checks it still holds (see settled).
     const outcome = await settled(`update ${id}`, async () => {
@@ -255,6 +253,19 @@ export class RedisStore implements ArenaStore {
     if (outcome === 0) return null;
     if (outcome === -1) throw new ConflictError('bots/name-taken', `The name ${changes.name} is taken.`);
     return this.getBot(id);
+  }
+
+  async endPause(id: string, at: number): Promise<BotRecord | null> {
+    const key = this.keys.bot(id);
+    for (;;) {
+      const bot = await this.getBot(id);
+      if (bot === null || !isPausedAt(bot.paused, at)) return bot;
+      // Guarded on the term read: a finish that paused the bot again meanwhile is not undone.
+      const tx = new GuardedWrites()
+        .guard(key, 'pausedUntil', String(bot.paused!.until))
+        .write('HSET', key, 'pausedUntil', at);
+      if (await tx.run(this.scripts.guardedWrites)) return this.getBot(id);
+    }
   }
 
   async replaceSecrets(
@@ -533,14 +544,14 @@ export class RedisStore implements ArenaStore {
     result: MatchResult,
     now: number,
     rate: RatingRule,
-    pauseAfterFaults = 0,
+    pauses: PausePolicy = NO_PAUSES,
   ): Promise<boolean> {
     return finishMatchOnce(this.redis, this.keys, this.scripts.guardedWrites, {
       matchId: id,
       result,
       now,
       rate,
-      pauseAfterFaults,
+      pauses,
     });
   }
 

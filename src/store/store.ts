@@ -1,4 +1,5 @@
 import type { TallyColumns } from '../rating/bradley-terry.ts';
+import type { PausePolicy } from '../standings/pause.ts';
 import type { LiveTurn } from './match-events.ts';
 import type {
   BotChanges,
@@ -109,6 +110,11 @@ export interface ArenaStore {
   findBotIdByTokenHash(tokenHash: string): Promise<string | null>;
   /** Applies changes atomically; `null` when there is no such bot. */
   updateBot(id: string, changes: BotChanges): Promise<BotRecord | null>;
+  /**
+   * Ends a bot's matchmaking pause at `at` when it still holds then (its term is kept, for the
+   * next pause's length). Null when the bot does not exist.
+   */
+  endPause(id: string, at: number): Promise<BotRecord | null>;
   /** Replaces the token (the old one stops working at once) and the webhook secret. */
   /** Gives a bot a new token (and webhook secret); a retired bot gets none. */
   replaceSecrets(
@@ -176,7 +182,7 @@ export interface ArenaStore {
     result: MatchResult,
     now: number,
     rate: RatingRule,
-    pauseAfterFaults?: number,
+    pauses?: PausePolicy,
   ): Promise<boolean>;
   /**
    * Every rated result so far, as tallies per ordered pairing (black, white) and outcome: O(pairings)

@@ -78,6 +78,22 @@ describe('tournamentStrengths', () => {
     }
   });
 
+  it("leaves forfeits out: a win by the other side's fault says nothing of the winner", () => {
+    const played = { white: 'x', black: 'y', result: 'draw' } as const;
+    const forfeits = Array.from(
+      { length: 5 },
+      () => ({ ...played, result: 'white', forfeit: true }) as const,
+    );
+    const fit = tournamentStrengths(['x', 'y'], { games: [played, ...forfeits] });
+    expect(fit.ratings.map((r) => [r.id, r.games])).toEqual(
+      expect.arrayContaining([
+        ['x', 1],
+        ['y', 1],
+      ]),
+    );
+    expect(fit.ratings[0]!.rating).toBeCloseTo(fit.ratings[1]!.rating, 6);
+  });
+
   it('refuses a game naming a bot that is not an entrant', () => {
     expect(() => tournamentStrengths(['x'], { games: [{ white: 'x', black: 'q', result: 'draw' }] })).toThrow(
       /q/,

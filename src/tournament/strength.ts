@@ -18,8 +18,8 @@ export function ratedGame(game: TournamentGame): RatedGame {
 }
 
 /**
- * Bradley–Terry ratings of `entrants` from `results.games` (byes say nothing of strength and are
- * ignored), strongest first, each with its 95% interval. The defaults are src/rating's: mean 1500
+ * Bradley–Terry ratings of `entrants` from the games of `results` played to the end (byes and
+ * forfeits say nothing of strength and are ignored, as the arena's own fit ignores forfeits), strongest first, each with its 95% interval. The defaults are src/rating's: mean 1500
  * and one virtual draw per bot, so a bot that won or lost everything still gets a finite rating.
  * An entrant without games is left out of the fit (show it unrated). A tournament is small, so the
  * intervals are wide and, being Wald intervals, still too narrow after only a few games each.
@@ -34,5 +34,5 @@ export function tournamentStrengths(
 ): BradleyTerryFit {
   requireEntrants(entrants, 1);
   requireKnownBots(entrants, results);
-  return bradleyTerry(results.games.map(ratedGame), options);
+  return bradleyTerry(results.games.filter((game) => !game.forfeit).map(ratedGame), options);
 }

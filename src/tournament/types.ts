@@ -41,6 +41,8 @@ export interface Round {
 /** One finished game. */
 export interface TournamentGame extends Pairing {
   readonly result: GameResult;
+  /** Set when a side's fault ended the game: it scores, but says nothing of the winner's strength. */
+  readonly forfeit?: true;
 }
 
 /** What a tournament has produced so far. */

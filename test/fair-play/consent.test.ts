@@ -83,7 +83,7 @@ describe('an attacker forcing rated losses on another bot', () => {
 });
 
 describe('an attacker farming rating from a bot whose server is down', () => {
-  it('gets a no-show: no winner, no rating change and no game counted for either side', async () => {
+  it("gains no rating from its no-shows: they lower the down bot's rating alone", async () => {
     const farmer = await registerBot(h, { name: 'farmer', url: healthy.url });
     const down = await registerBot(h, { name: 'down', url: `http://127.0.0.1:${await closedPort()}/` });
     for (let i = 0; i < 3; i++) {
@@ -95,15 +95,19 @@ describe('an attacker farming rating from a bot whose server is down', () => {
       const match = await play(res.body.id);
       expect(match.result).toMatchObject({
         reason: 'no-show',
-        winner: null,
+        winner: 'black',
         fault: { player: 'white', reason: 'bot-error' },
       });
-      expect(match.ratings).toBeNull();
+      expect(match.ratings.black.after).toBe(match.ratings.black.before);
+      expect(match.ratings.white.after).toBeLessThan(match.ratings.white.before);
     }
-    for (const bot of [farmer, down]) {
-      expect(await profile(bot)).toMatchObject({ rating: 1500, games: 0, wins: 0, losses: 0, draws: 0 });
-      expect((await request(h.app).get(`/v1/bots/${bot.id}/ratings`)).body.items).toEqual([]);
-    }
+    expect(await profile(farmer)).toMatchObject({ rating: 1500, games: 3, wins: 3, losses: 0 });
+    expect((await request(h.app).get(`/v1/bots/${farmer.id}/ratings`)).body.items).toEqual([]);
+    const fallen = await profile(down);
+    expect(fallen).toMatchObject({ games: 3, wins: 0, losses: 3 });
+    expect(fallen.rating).toBeLessThan(1500);
+    const history = (await request(h.app).get(`/v1/bots/${down.id}/ratings`)).body.items;
+    expect(history.map((item: { score: number }) => item.score)).toEqual([0, 0, 0]);
   });
 });
 
@@ -134,7 +138,16 @@ describe('a challenge', () => {
   it('is refused with 403 against a paused bot and 409 against a retired one', async () => {
     const challenger = await registerBot(h, { name: 'asker-2', url: healthy.url });
     const paused = await registerBot(h, { name: 'paused-one', url: healthy.url });
-    await h.redis.hset(`${h.prefix}:bot:${paused.id}`, 'pausedReason', 'faults', 'pausedAt', '1');
+    const bot = `${h.prefix}:bot:${paused.id}`;
+    await h.redis.hset(
+      bot,
+      'pausedReason',
+      'faults',
+      'pausedAt',
+      '1',
+      'pausedUntil',
+      String(Date.now() + 60_000),
+    );
     const atPaused = await challenge(challenger, { black: paused.id, white: challenger.id });
     expect(atPaused.status).toBe(403);
     expect(atPaused.body.code).toBe('matches/challenge-declined');

@@ -188,7 +188,8 @@ describe('game records out', () => {
           expect(exported.result?.fault?.message.includes('127.0.0.1')).toBe(token !== undefined);
         }
         const ggf = parseGgf(await (await get(`/v1/matches/${id}/export?format=ggf`)).text());
-        expect(ggf.result).toBeNull(); // a no-show has no result to write
+        // A no-show is a fault like any other: a win for the side that showed up, read as a resignation.
+        expect(ggf.result).toEqual({ score: 64, flag: 'r' });
       });
     });
   });

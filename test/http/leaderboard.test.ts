@@ -76,8 +76,11 @@ describe('GET /v1/leaderboard', () => {
     expect(page.unrankedTotal).toBe(2);
     for (const entry of page.unranked) {
       expect(entry).toMatchObject({ rank: null, ranked: false });
-      expect(entry.games).toBeLessThan(MIN_GAMES);
+      expect(entry.ratedGames).toBeLessThan(MIN_GAMES);
     }
+    // dot's win over eve, who never moved, moved no rating: counted among its games, not its rated ones.
+    const dot = page.unranked.find((e: { bot: { name: string } }) => e.bot.name === 'dot');
+    expect(dot).toMatchObject({ games: 2, wins: 1, ratedGames: 1 });
     const unrankedRatings = page.unranked.map((e: { rating: number }) => e.rating);
     expect(unrankedRatings).toEqual([...unrankedRatings].sort((x: number, y: number) => y - x));
   });
@@ -100,7 +103,9 @@ describe('GET /v1/leaderboard', () => {
     const eve = page.unranked.find((e: { bot: { name: string } }) => e.bot.name === 'eve');
     const profile = (await request(h.app).get(`/v1/bots/${bots.eve.id}`)).body;
     expect(profile.paused).not.toBeNull();
-    expect(eve.paused).toEqual({ reason: profile.paused.reason, since: profile.paused.since });
+    const { detail: _detail, ...publicPart } = profile.paused;
+    expect(eve.paused).toEqual(publicPart);
+    expect(Object.keys(eve.paused).sort()).toEqual(['level', 'reason', 'since', 'until']);
     expect(eve.paused.detail).toBeUndefined(); // the owner's alone
     const others = [...page.items, ...page.unranked].filter(
       (e: { bot: { name: string } }) => e.bot.name !== 'eve',

@@ -224,7 +224,7 @@ describe('a bot that faults before its first move of its own, in a match from an
       const [black, white] = toMove === 'black' ? [good, bad] : [bad, good];
       const { match } = await play(black.id, white.id, { opening: opening.id });
       const badSide = toMove === 'black' ? 'white' : 'black';
-      expect(match.result).toMatchObject({ reason: 'no-show', winner: null, fault: { player: badSide } });
+      expect(match.result).toMatchObject({ reason: 'no-show', winner: toMove, fault: { player: badSide } });
       expect(match.moves.some((m: WireMove) => m.player === badSide && m.opening)).toBe(true);
       expect(match.moves).toHaveLength(opening.moves.length + 1);
       expect(match.ratings).toBeNull();

@@ -248,14 +248,14 @@ describe('a bot at fault', () => {
       expect(match.moves).toHaveLength(2);
     });
 
-    it(`is a no-show, without a winner, when it faults before its first move`, async () => {
+    it(`loses as a no-show when it faults before its first move`, async () => {
       const good = await botWith(`ok-${slug}`, firstLegal);
       const bad = await botWith(`absent-${slug}`, behaviour);
       const { match } = await playMatch(good.id, bad.id, rules);
       expect(match.status).toBe('finished');
       expect(match.result).toMatchObject({
         reason: 'no-show',
-        winner: null,
+        winner: 'black',
         fault: { player: 'white', reason },
       });
       expect(match.moves).toEqual([]);

@@ -72,13 +72,13 @@ describe('a match between a pull bot and a push bot', () => {
 });
 
 describe('a pull bot that stops answering', () => {
-  it('is a no-show, without a winner, when it never made a move', async () => {
+  it('loses as a no-show when it never made a move', async () => {
     const { id, played } = await pullVersusPush('silent', { timeLimitMs: 150 });
     expect(await played).toBe('finished');
     const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
     expect(match.result).toMatchObject({
       reason: 'no-show',
-      winner: null,
+      winner: 'black',
       fault: { player: 'white', reason: 'timeout' },
     });
   });

@@ -26,12 +26,15 @@ export function runnerFor(
   };
   const runner = new MatchRunner({
     store: h.store,
-    clock: systemClock,
+    clock: h.clock,
     playerFor: playersFor(client, pull ?? noPull),
     rate: eloRule(h.config.rating),
     logger: pino({ level: 'silent' }),
     announceStart: (match) => announceStart(new RedisPullStore(h.redis, h.prefix), match),
-    pauseAfterFaults: options.pauseAfterFaults ?? h.config.matchmaking.pauseAfterFaults,
+    pauses: {
+      ...h.config.matchmaking.pauses,
+      afterFaults: options.pauseAfterFaults ?? h.config.matchmaking.pauses.afterFaults,
+    },
   });
   return { runner, close: () => client.close() };
 }

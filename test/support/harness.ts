@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { type Clock, systemClock } from '../../src/clock.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { BullMatchQueue } from '../../src/queue/match-queue.ts';
 import { startApi } from '../../src/service.ts';
@@ -18,14 +19,31 @@ export interface Harness {
   readonly queue: BullMatchQueue;
   readonly redis: Redis;
   readonly prefix: string;
+  /** The arena's time, the system's unless the test drives it (see `steppingClock`). */
+  readonly clock: Clock;
   close(): Promise<void>;
+}
+
+/** A clock a test moves by hand: it starts at the system's time and stays until told. */
+export function steppingClock(start = Date.now()): Clock & { advance(ms: number): void } {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms) {
+      now += ms;
+    },
+  };
 }
 
 /**
  * An arena app on the real Redis under a fresh `test-<uuid>` prefix, validating every response
- * against openapi.yaml. `env` overrides configuration.
+ * against openapi.yaml. `env` overrides configuration; `clock` is the arena's time (the
+ * runner, the scheduler and the match service of test/support take it from the harness).
  */
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(
+  env: Record<string, string> = {},
+  { clock = systemClock }: { readonly clock?: Clock } = {},
+): Promise<Harness> {
   const prefix = `test-${randomUUID()}`;
   const config = loadConfig({
     REDIS_URL,
@@ -54,7 +72,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     WORKER_THREADS: '0',
     ...env,
   });
-  const api = await startApi(config, pino({ level: config.logLevel }), () => false);
+  const api = await startApi(config, pino({ level: config.logLevel }), () => false, { clock });
   return {
     app: api.app,
     config,
@@ -62,6 +80,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     queue: api.queue,
     redis: api.redis,
     prefix,
+    clock,
     async close() {
       await deleteKeysUnder(api.redis, prefix);
       await api.close();

@@ -1,6 +1,5 @@
 import { pino } from 'pino';
 import { MatchService } from '../../src/arena/matches.ts';
-import { systemClock } from '../../src/clock.ts';
 import { ArenaScheduler } from '../../src/matchmaking/scheduler.ts';
 import { secureRandomBytes, seededRandom } from '../../src/random.ts';
 import { createRedis } from '../../src/store/redis-connection.ts';
@@ -13,7 +12,7 @@ export function matchServiceFor(h: Harness, store: ArenaStore = h.store): MatchS
   return new MatchService({
     store,
     queue: h.queue,
-    clock: systemClock,
+    clock: h.clock,
     random: secureRandomBytes,
     limits: h.config.limits,
   });
@@ -32,7 +31,7 @@ export async function schedulerFor(h: Harness, seed = 1, matchStore: ArenaStore 
     store: h.store,
     pull: new RedisPullStore(h.redis, h.prefix),
     matches: matchServiceFor(h, matchStore),
-    clock: systemClock,
+    clock: h.clock,
     random: seededRandom(seed),
     logger: pino({ level: 'silent' }),
   });

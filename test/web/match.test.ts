@@ -296,7 +296,7 @@ describe('a match that ended by a fault', () => {
     await screenshot(page, 'match-fault');
   });
 
-  it('shows a no-show: no winner, and the fault of the bot that never moved', async () => {
+  it('shows a no-show: the winner, and the fault of the bot that never moved', async () => {
     const absent = await arena.bot('absent', garbage);
     const match = await arena.played(absent.id, north.id, { firstPlayer: 'black' });
     expect(match.result.reason).toBe('no-show');
@@ -305,7 +305,7 @@ describe('a match that ended by a fault', () => {
     await outcome.locator('dl').waitFor();
     const text = await outcome.textContent();
     expect(text).toContain('No-show');
-    expect(text).not.toMatch(/wins/);
+    expect(text).toMatch(/north \(white\) wins: absent \(black\) never made a move/);
     expect(text).toContain('absent');
     expect(text).toContain('invalid-response');
     await expect(page.locator('#no-moves').isVisible()).resolves.toBe(true);

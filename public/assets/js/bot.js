@@ -68,10 +68,20 @@ function renderBot(bot) {
         'p',
         {},
         el('strong', {}, 'Matchmaking paused'),
-        ` since ${formatDateTime(bot.paused.since)}: `,
+        ` from ${formatDateTime(bot.paused.since)} until ${formatDateTime(bot.paused.until)}: `,
         bot.paused.reason,
       ),
-      el('p', {}, 'Any change to the bot (for example a fixed URL, with PATCH /v1/bots/{id}) resumes it.'),
+      el(
+        'p',
+        {},
+        bot.paused.level > 1
+          ? `Pause ${bot.paused.level} in a row: each one lasts four times the last. `
+          : '',
+        'The pause ends by itself; a change to the bot does not end it. Fix what faulted meanwhile: its next fault pauses it again, a clean match ends the streak.',
+      ),
+      bot.paused.detail
+        ? el('p', {}, 'Last fault (only you see this): ', el('code', {}, bot.paused.detail))
+        : null,
     );
     $('paused').hidden = false;
   }
@@ -84,7 +94,8 @@ function renderBot(bot) {
 function closedReason(bot) {
   if (bot.status !== 'active') return 'This bot is retired: it plays no more games.';
   if (bot.guest) return 'This is a guest: a person playing from a browser, who takes no challenges.';
-  if (bot.paused) return 'This bot is paused: it takes no challenges until its owner resumes it.';
+  if (bot.paused)
+    return `This bot is paused: it takes no challenges until ${formatDateTime(bot.paused.until)}.`;
   if (!bot.acceptsChallenges) return 'This bot does not accept challenges.';
   return null;
 }

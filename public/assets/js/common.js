@@ -155,6 +155,6 @@ export const REASON_TEXT = {
   'bot-error': 'failed to answer (connection error or non-2xx status)',
   'invalid-response': 'answered something that is not a valid action',
   'illegal-move': 'played an illegal move',
-  'no-show': 'faulted before making a move of its own, so the match counts for nobody',
+  'no-show': 'faulted before making a move of its own',
   aborted: 'stopped by the arena',
 };

@@ -61,7 +61,20 @@ export function outcome(match, toMove) {
   if (result.reason === 'aborted') {
     nodes.push(el('p', {}, el('strong', {}, 'Aborted. '), 'The arena stopped the match; no winner.'));
   } else if (result.reason === 'no-show') {
-    nodes.push(el('p', {}, el('strong', {}, 'No-show. '), 'No winner; no rating changed.'));
+    nodes.push(
+      result.winner === null
+        ? // Recorded before no-shows counted as faults.
+          el('p', {}, el('strong', {}, 'No-show. '), 'No winner; no rating changed.')
+        : el(
+            'p',
+            {},
+            el('strong', {}, 'No-show. '),
+            player(match, result.winner),
+            ' wins: ',
+            player(match, otherColor(result.winner)),
+            ' never made a move.',
+          ),
+    );
   } else if (result.winner === null) {
     nodes.push(el('p', {}, el('strong', {}, `Draw, ${score}`), ' (black–white).'));
   } else {

@@ -524,7 +524,7 @@ function finish(current, state) {
     text = 'The arena stopped the game: no winner.';
   } else if (result.winner === null) {
     kind = 'draw';
-    text = result.reason === 'no-show' ? 'No game: a side never moved.' : `Draw, ${discs}.`;
+    text = `Draw, ${discs}.`;
   } else {
     kind = result.winner === current.you ? 'win' : 'loss';
     text = `${kind === 'win' ? 'You win' : `${opponentName(current)} wins`}, ${discs} (black–white).`;

@@ -113,6 +113,13 @@ export function botsRouter({
     res.status(204).end();
   });
 
+  router.delete('/v1/bots/:botId/pause', async (req, res) => {
+    const { botId } = parse(botIdParams, req.params, 'params');
+    parse(noQuery, req.query, 'query');
+    const viewer = principalOf(res);
+    res.json(present.bot(await bots.liftPause(viewer, botId), viewer));
+  });
+
   router.get('/v1/bots/:botId/ratings', async (req, res) => {
     const { botId } = parse(botIdParams, req.params, 'params');
     const { limit } = parse(ratingsQuery, req.query, 'query');
