@@ -16,6 +16,15 @@ function isDnsServer(server: string): boolean {
   return isIP(server) !== 0;
 }
 
+/** An entry of express's `trust proxy` list: an IP address, a subnet (`10.0.0.0/8`) or one of its names. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || address === undefined || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128);
+}
+
 const envSchema = z.object({
   PORT: integer(3000, 0),
   HOST: z.string().default('0.0.0.0'),
@@ -162,7 +171,29 @@ const envSchema = z.object({
   RATE_LIMIT_PER_TOKEN: integer(600, 1),
   /** Requests a client address may make per window without a token. */
   RATE_LIMIT_PER_IP: integer(300, 1),
-  TRUST_PROXY: z.string().default('loopback'),
+  /**
+   * Which proxies' `X-Forwarded-For` to believe (express's `trust proxy`): none by default, for a
+   * forwarded address is only as true as the proxy that wrote it, and every per-address control
+   * (registrations, guests, streams, challenge budgets, the same-operator rule) follows it. `true`
+   * (every hop: never in production), a hop count, or addresses, subnets and the names `loopback`,
+   * `linklocal`, `uniquelocal`, comma-separated.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      const trimmed = value.trim();
+      if (trimmed === 'false' || trimmed === '0' || trimmed === '') return false;
+      if (trimmed === 'true') return true;
+      if (/^\d+$/.test(trimmed)) return Number(trimmed);
+      const entries = trimmed.split(',').map((entry) => entry.trim());
+      const bad = entries.filter((entry) => !isProxyAddress(entry));
+      if (bad.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `not an address, subnet or proxy name: ${bad.join(', ')}` });
+        return z.NEVER;
+      }
+      return entries.join(',');
+    }),
   /** Serve /metrics on this port, without a token, and not on PORT (which then answers 404). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Open connections one client address may hold; past it, the newest is closed. */
@@ -287,7 +318,8 @@ export interface Config {
     readonly k: number;
     readonly provisionalGames: number;
   };
-  readonly trustProxy: string;
+  /** Express's `trust proxy`: `false` (the default) believes no `X-Forwarded-For`. */
+  readonly trustProxy: boolean | number | string;
   readonly metricsPort: number | undefined;
   readonly http: {
     readonly maxConnectionsPerAddress: number;

@@ -235,7 +235,8 @@ describe('challenges', () => {
   });
 
   it('aimed at one bot from one address are capped, whatever bots and guests made them', async () => {
-    const h = await createHarness({ MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: '2' });
+    // Other addresses as a reverse proxy on this host reports them.
+    const h = await createHarness({ MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: '2', TRUST_PROXY: 'loopback' });
     try {
       const [target, other, first, second] = [
         await registerBot(h, { name: 'address-target' }),
@@ -352,6 +353,8 @@ describe('challenges', () => {
       RATE_LIMIT_CHALLENGES_PER_HOUR: '2',
       RATE_LIMIT_CHALLENGES_PER_ADDRESS_PER_HOUR: '3',
       MAX_ACTIVE_CHALLENGES_PER_BOT: '10',
+      // Another address as a reverse proxy on this host reports it.
+      TRUST_PROXY: 'loopback',
     });
     try {
       const opponent = await registerBot(h, { name: 'address-opponent' });

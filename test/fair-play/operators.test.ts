@@ -12,6 +12,8 @@ beforeAll(async () => {
     ALLOW_SAME_OPERATOR_GAMES: 'false',
     MATCHMAKING_OPENINGS: 'standard',
     MATCHMAKING_MAX_CONCURRENT_PER_BOT: '20',
+    // Clients at several addresses, as a reverse proxy on this host reports them.
+    TRUST_PROXY: 'loopback',
   });
 });
 afterAll(() => h.close());
@@ -144,14 +146,14 @@ describe('where a bot was registered from', () => {
     expect(retired.status).toBe(204);
     expect(await h.redis.hget(keys.bot(first.id), 'registeredFrom')).toBeNull();
     // Another process of this deployment (another API on the same Redis prefix): the same value.
-    const sibling = await createHarness({ REDIS_PREFIX: h.prefix });
+    const sibling = await createHarness({ REDIS_PREFIX: h.prefix, TRUST_PROXY: 'loopback' });
     try {
       expect((await from(sibling, 'origin-sibling')).value).toBe(first.value);
     } finally {
       await sibling.close();
     }
     // Another deployment: another key, so another value for the same address.
-    const elsewhere = await createHarness();
+    const elsewhere = await createHarness({ TRUST_PROXY: 'loopback' });
     try {
       expect((await from(elsewhere, 'origin-elsewhere')).value).not.toBe(first.value);
     } finally {
