@@ -85,6 +85,12 @@ export class UnavailableError extends ArenaError {}
 /** The body is larger than the server accepts. */
 export class PayloadTooLargeError extends ArenaError {}
 
+/** The request's headers are larger than the server reads. */
+export class HeadersTooLargeError extends ArenaError {}
+
+/** The client did not send its request in time. */
+export class RequestTimeoutError extends ArenaError {}
+
 /** The path exists, but not with this method; `allow` lists the methods it has. */
 export class MethodNotAllowedError extends ArenaError {
   constructor(

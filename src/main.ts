@@ -2,6 +2,7 @@
  * `npm start`: the whole arena in one process: the API and (unless WORKERS_IN_PROCESS=false) the
  * match workers, against REDIS_URL, starting a local redis-server when none answers.
  */
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { loadConfig } from './config.ts';
@@ -25,24 +26,26 @@ async function main(): Promise<void> {
 
   let shuttingDown = false;
   const api = await startApi(config, logger, () => shuttingDown);
-  const workers = config.workers.inProcess ? await startWorkers(config, logger) : undefined;
+  // The ports first: one taken ends the start here, in a line, before any pool thread starts.
   const server = createHttpServer(api.app, config.http, logger);
-  const http = drainOnClose(server, api.app);
-  server.listen(config.port, config.host, () => {
-    const { port } = server.address() as AddressInfo;
-    // A wildcard address is not one to open: name this machine instead.
-    const host = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
-    logger.info(`reversi arena: open http://${host}:${port}/ (API docs at /docs, bot protocol at /protocol)`);
-  });
-  logConnectionCapacity(logger);
   const metrics =
     config.metricsPort === undefined
       ? undefined
-      : metricsApp({ registry: api.registry, moreMetrics: () => api.queue.prometheusMetrics() }).listen(
-          config.metricsPort,
-          config.host,
-          () => logger.info(`metrics at :${config.metricsPort}/metrics`),
+      : createServer(
+          metricsApp({ registry: api.registry, moreMetrics: () => api.queue.prometheusMetrics() }),
         );
+  await listenOn(server, config.port, config.host, 'PORT');
+  if (metrics) {
+    await listenOn(metrics, config.metricsPort!, config.host, 'METRICS_PORT');
+    logger.info(`metrics at :${config.metricsPort}/metrics`);
+  }
+  const http = drainOnClose(server, api.app);
+  const workers = config.workers.inProcess ? await startWorkers(config, logger) : undefined;
+  const { port } = server.address() as AddressInfo;
+  // A wildcard address is not one to open: name this machine instead.
+  const host = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
+  logger.info(`reversi arena: open http://${host}:${port}/ (API docs at /docs, bot protocol at /protocol)`);
+  logConnectionCapacity(logger);
 
   // Shutdown order: refuse new requests (readiness fails first); then, side by side, stop workers
   // taking matches (running ones finish or are handed back) and drain HTTP (event streams are told
@@ -55,6 +58,31 @@ async function main(): Promise<void> {
   await api.close();
   logger.info('bye');
   process.exit(0);
+}
+
+/**
+ * Listens on `port`, or fails with a StartupError that names the port and its variable when the
+ * port is taken or not ours to take (the entry point prints it as one line and exits with 1).
+ */
+function listenOn(server: Server, port: number, host: string, variable: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'is already in use'
+          : error.code === 'EACCES'
+            ? 'may not be opened by this user'
+            : `cannot be opened (${error.code ?? error.message})`;
+      reject(
+        new StartupError(`reversi arena: port ${port} on ${host} ${why}; set ${variable} to another port`),
+      );
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
 }
 
 /** Each connection holds a file: say how many this process may open, and warn when that is few. */

@@ -4,6 +4,7 @@ import {
   type ArenaError,
   AuthenticationError,
   ConflictError,
+  HeadersTooLargeError,
   InvalidCursorError,
   InvalidRequestError,
   MethodNotAllowedError,
@@ -11,6 +12,7 @@ import {
   PayloadTooLargeError,
   PermissionError,
   RateLimitedError,
+  RequestTimeoutError,
   RuleViolationError,
   UnavailableError,
   type ValidationIssue,
@@ -25,8 +27,10 @@ const STATUS: ReadonlyArray<[abstract new (...args: never[]) => ArenaError, numb
   [PermissionError, 403, 'Forbidden'],
   [NotFoundError, 404, 'Not found'],
   [MethodNotAllowedError, 405, 'Method not allowed'],
+  [RequestTimeoutError, 408, 'Request timeout'],
   [ConflictError, 409, 'Conflict'],
   [PayloadTooLargeError, 413, 'Payload too large'],
+  [HeadersTooLargeError, 431, 'Request header fields too large'],
   [RuleViolationError, 422, 'Illegal action'],
   [RateLimitedError, 429, 'Too many requests'],
   [UnavailableError, 503, 'Service unavailable'],
@@ -67,7 +71,19 @@ function issuesOf(error: ArenaError): readonly ValidationIssue[] {
   return [];
 }
 
-export function sendProblem(req: Request, res: Response, error: ArenaError): void {
+/** An error as an HTTP answer: its status, its problem document and the headers it needs. */
+export interface ProblemAnswer {
+  readonly status: number;
+  readonly body: Problem;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * The one mapping from the arena's errors to problem documents, for express (`sendProblem`) and for
+ * what the HTTP parser refuses before there is a request (src/http/client-errors.ts). `instance` is
+ * the path, when there is one.
+ */
+export function problemAnswer(error: ArenaError, instance?: string): ProblemAnswer {
   const [, status, title] = STATUS.find(([type]) => error instanceof type) ?? [
     undefined,
     500,
@@ -78,16 +94,22 @@ export function sendProblem(req: Request, res: Response, error: ArenaError): voi
     title,
     status,
     detail: error.message,
-    instance: req.originalUrl.split('?')[0],
+    ...(instance === undefined ? {} : { instance }),
     code: error.code,
   };
   const issues = issuesOf(error);
   if (issues.length > 0) body.errors = [...issues];
   if (error instanceof RuleViolationError) body.legalMoves = [...error.legalMoves];
-  if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allow.join(', '));
-  if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-  if (status === 503) res.setHeader('Retry-After', '1');
-  res.status(status).type('application/problem+json').json(body);
+  const headers: Record<string, string> = {};
+  if (error instanceof MethodNotAllowedError) headers.Allow = error.allow.join(', ');
+  if (error instanceof RateLimitedError) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (status === 503) headers['Retry-After'] = '1';
+  return { status, body, headers };
+}
+
+export function sendProblem(req: Request, res: Response, error: ArenaError): void {
+  const { status, body, headers } = problemAnswer(error, req.originalUrl.split('?')[0]);
+  res.set(headers).status(status).type('application/problem+json').json(body);
 }
 
 export interface ErrorHandlerOptions {

@@ -3,6 +3,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { answerClientErrors } from './client-errors.ts';
 
 /** How often Node looks for requests past their header or request timeout (its default is 30 s). */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
@@ -15,7 +16,8 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
  * - an idle keep-alive connection is closed after `keepAliveTimeoutMs`;
  * - past `maxConnectionsPerAddress` open connections from one address, the newest is closed. Behind
  *   a reverse proxy every connection comes from the proxy: raise the cap there and let the proxy
- *   limit clients.
+ *   limit clients;
+ * - what the HTTP parser refuses is answered with a problem document (see `answerClientErrors`).
  */
 export function createHttpServer(app: RequestListener, options: Config['http'], logger: Logger): Server {
   const server = createServer(
@@ -27,6 +29,7 @@ export function createHttpServer(app: RequestListener, options: Config['http'], 
     app,
   );
   server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  answerClientErrors(server);
   limitConnectionsPerAddress(server, options.maxConnectionsPerAddress, logger);
   return server;
 }

@@ -1,8 +1,13 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { deleteKeysUnder } from '../../src/store/maintenance.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
+import { killedAfterTest } from '../support/children.ts';
 import { REDIS_URL } from '../support/harness.ts';
 import { freePort, PrivateRedis, until } from '../support/private-redis.ts';
 import { exited } from '../support/worker-process.ts';
@@ -25,7 +30,96 @@ afterAll(async () => {
   await connection.quit();
 });
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Kills `child`'s whole process group (it was spawned `detached`) when the test ends. */
+function whole<T extends ChildProcess>(child: T): T {
+  onTestFinished(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  });
+  return child;
+}
+
+/** Everything a child prints, stdout and stderr apart. */
+function captured(child: ChildProcess) {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return { stdout: () => stdout, stderr: () => stderr };
+}
+
 describe('npm start', { timeout: 60_000 }, () => {
+  it('names a port already in use in one line, without a stack, and exits with 1 before any pool thread starts', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const child = killedAfterTest(
+        spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH,
+            HOST: '127.0.0.1',
+            PORT: String(port),
+            REDIS_URL,
+            REDIS_PREFIX: shared,
+            REDIS_AUTOSTART: 'false',
+            HOUSE_BOTS: 'false',
+            WORKER_THREADS: '1',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+      const out = captured(child);
+      expect(await exited(child)).toBe(1);
+      expect(out.stderr().trim().split('\n')).toEqual([
+        `reversi arena: port ${port} on 127.0.0.1 is already in use; set PORT to another port`,
+      ]);
+      expect(out.stdout()).not.toMatch(/match workers started|pool threads started/);
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  });
+
+  it('passes SIGTERM on to the server, which shuts down as when signalled itself', async () => {
+    const child = whole(
+      spawn('npm', ['start', '--silent'], {
+        cwd: ROOT,
+        // npm runs the script in a shell of its own; the signal must reach the server behind it.
+        detached: true,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          REDIS_URL,
+          REDIS_PREFIX: shared,
+          REDIS_AUTOSTART: 'false',
+          HOUSE_BOTS: 'false',
+          WORKER_THREADS: '1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    const out = captured(child);
+    await until(async () => /open http:\/\/[^/\s]+\//.test(out.stdout()), 'the arena to listen', 30_000);
+    const base = /open (http:\/\/[^/\s]+)\//.exec(out.stdout())![1]!;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(out.stdout()).toMatch(/"signal":"SIGTERM".*shutting down[\s\S]*bye/);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
+
   it('serves /metrics on METRICS_PORT without a token, and not on its own port', async () => {
     const metricsPort = await freePort();
     api = await startApiProcess({

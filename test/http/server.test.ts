@@ -41,12 +41,50 @@ async function rawConnection() {
   return { socket, closed, received: () => received };
 }
 
+/** The problem document at the end of a raw answer. */
+function problemOf(raw: string): { status: number; code: string } {
+  return JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+}
+
 describe('the HTTP server', () => {
   it('cuts off a client that sends its headers too slowly (slowloris)', async () => {
     const client = await rawConnection();
     client.socket.write('GET /healthz HTTP/1.1\r\nHost: arena\r\n');
     await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
+    expect(problemOf(client.received()).code).toBe('request/timeout');
+  });
+
+  describe('when the HTTP parser refuses a request', () => {
+    it.each([
+      [
+        'a length beside a chunked encoding',
+        'POST /v1/bots HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
+        400,
+        'request/malformed-http',
+      ],
+      ['a bad request line', 'GARBAGE\r\n\r\n', 400, 'request/malformed-http'],
+      [
+        'a negative length',
+        'POST /v1/bots HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n',
+        400,
+        'request/malformed-http',
+      ],
+      [
+        'headers too large',
+        `GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`,
+        431,
+        'request/headers-too-large',
+      ],
+    ])('answers %s with a problem document and closes the connection', async (_name, raw, status, code) => {
+      const client = await rawConnection();
+      client.socket.write(raw);
+      await client.closed;
+      expect(client.received()).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(client.received()).toMatch(/\r\nConnection: close\r\n/i);
+      expect(client.received()).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/i);
+      expect(problemOf(client.received())).toMatchObject({ status, code });
+    });
   });
 
   it('cuts off a body that does not arrive in time', async () => {
