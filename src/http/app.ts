@@ -25,12 +25,15 @@ import {
   type ClientOrigin,
   challengeLimiter,
   checkLimiter,
+  doorKey,
+  doorRefusal,
   exportLimiter,
   guestLimiter,
   type RateLimitStores,
   rateLimiter,
   registrationLimiter,
 } from './rate-limit.ts';
+import { logRefusal, RefusedClients, refuseAtTheDoor } from './refusals.ts';
 import { requestLog } from './request-log.ts';
 import { botsRouter } from './routes/bots.ts';
 import { exportRouter } from './routes/export.ts';
@@ -137,13 +140,21 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  // Clients over their rate limit are refused first, before anything costs (see refusals.ts).
+  const refused = new RefusedClients(deps.clock);
+  app.use(refuseAtTheDoor(refused, doorKey, deps.registry, doorRefusal(config.rateLimit)));
   app.use(requestLog(logger, httpMetrics(deps.registry)));
   app.use(securityHeaders());
   // The web front end's static files are not rate-limited; the API calls its pages make are.
   app.use(outsideApi(webRouter()));
   if (config.validateResponses) app.use(responseValidator(spec));
   app.use(identify(store, config.adminToken));
-  app.use(rateLimiter(deps.rateLimitStores, config.rateLimit));
+  app.use(
+    rateLimiter(deps.rateLimitStores, config.rateLimit, {
+      refused,
+      onFirstRefusal: (req, principal) => logRefusal(logger, req, principal),
+    }),
+  );
   app.post('/v1/bots', registrationLimiter(deps.rateLimitStores, config.rateLimit));
   app.post('/v1/guests', guestLimiter(deps.rateLimitStores, config.rateLimit));
   app.post('/v1/matches', challengeLimiter(deps.rateLimitStores, config.rateLimit));

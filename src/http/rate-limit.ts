@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { type AugmentedRequest, ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import type { Config } from '../config.ts';
 import { RateLimitedError } from '../errors.ts';
 import type { RateLimitBatching, RateLimiter } from '../store/rate-limit-store.ts';
 import { principalOf } from './auth.ts';
+import { type DoorKey, type DoorRefusal, holdConnection, type RefusedClients } from './refusals.ts';
 
 /**
  * Makes the store that keeps one limiter's counters (the general limit, registrations, checks),
@@ -48,6 +49,34 @@ export function clientOriginHasher(key: string): ClientOrigin {
   return (req) => createHmac('sha256', key).update(addressKey(req.ip)).digest('base64url').slice(0, 16);
 }
 
+/** Who a request is for the general limit, before its token is looked up (see `RefusedClients`). */
+export const doorKey: DoorKey = (req) => {
+  const header = req.headers.authorization;
+  return header ? `t:${header}` : addressKey(req.ip);
+};
+
+/** The sentence of the general limit's refusal. */
+const generalRefusal = (limits: Config['rateLimit'], perToken: boolean) =>
+  `Too many requests: at most ${perToken ? limits.perToken : limits.perIp} per ${Math.round(limits.windowMs / 1000)} s.`;
+
+/**
+ * The refusal at the door says what the limiter said, with its IETF RateLimit headers (draft 8):
+ * the Authorization header tells which budget it was.
+ */
+export const doorRefusal =
+  (limits: Config['rateLimit']): DoorRefusal =>
+  (req, retryAfterSeconds) => {
+    const perToken = req.headers.authorization !== undefined;
+    const name = perToken ? 'token' : 'address';
+    return {
+      detail: generalRefusal(limits, perToken),
+      headers: {
+        RateLimit: `"${name}"; r=0; t=${retryAfterSeconds}`,
+        'RateLimit-Policy': `"${name}"; q=${perToken ? limits.perToken : limits.perIp}; w=${Math.ceil(limits.windowMs / 1000)}`,
+      },
+    };
+  };
+
 /** express-rate-limit guesses from a key generator's source whether it groups IPv6 addresses; ours does, in addressKey. */
 const validate = { keyGeneratorIpFallback: false } as const;
 
@@ -64,7 +93,14 @@ const validate = { keyGeneratorIpFallback: false } as const;
  * other processes, never more than half the limit per other process (the bounds are
  * BatchedRateLimitStore's). Every refusal is decided at Redis.
  */
-export function rateLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
+export function rateLimiter(
+  stores: RateLimitStores,
+  limits: Config['rateLimit'],
+  door: {
+    readonly refused: RefusedClients;
+    readonly onFirstRefusal: (req: Request, principal: string) => void;
+  },
+): RequestHandler {
   return rateLimit({
     windowMs: limits.windowMs,
     limit: (_req, res) => (principalOf(res) ? limits.perToken : limits.perIp),
@@ -86,14 +122,18 @@ export function rateLimiter(stores: RateLimitStores, limits: Config['rateLimit']
     store: stores('requests', {
       limitOf: (key) => (key.startsWith(ADDRESS_KEY) ? limits.perIp : limits.perToken),
     }),
-    handler: (_req, res, next) => {
-      const limit = principalOf(res) ? limits.perToken : limits.perIp;
-      next(
-        new RateLimitedError(
-          `Too many requests: at most ${limit} per ${Math.round(limits.windowMs / 1000)} s.`,
-          Math.ceil(limits.windowMs / 1000),
-        ),
-      );
+    handler: (req, res, next) => {
+      const who = principalOf(res);
+      // Until its window ends the client is refused at the door (a request with a token that
+      // matched nothing counted against its address, and so do the address's anonymous ones).
+      const until = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + limits.windowMs;
+      const key = who ? doorKey(req) : addressKey(req.ip);
+      if (door.refused.remember(key, until)) {
+        door.onFirstRefusal(req, who === null ? 'anonymous' : who.kind === 'admin' ? 'admin' : who.botId);
+      }
+      holdConnection(res);
+      const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+      next(new RateLimitedError(generalRefusal(limits, who !== null), retryAfter));
     },
   });
 }

@@ -23,7 +23,8 @@ function routeOf(req: Request): string {
 /**
  * One short log line per request, when its answer is sent or the client goes away: method, route,
  * status, milliseconds and principal, as fields and as the message
- * (`GET /v1/bots/:botId 200 3ms anonymous`). No headers, no bodies. 5xx answers log at `error`.
+ * (`GET /v1/bots/:botId 200 3ms anonymous`). No headers, no bodies. 5xx answers log at `error`,
+ * 429s at `debug`.
  * Each answer sent in full is also handed to `observe` (the latency metric).
  */
 export function requestLog(logger: Logger, observe: RequestObserver): RequestHandler {
@@ -38,7 +39,9 @@ export function requestLog(logger: Logger, observe: RequestObserver): RequestHan
       if (res.writableFinished) observe(req, res, elapsedMs / 1000);
       // A client that left before the answer was complete: nginx's 499.
       const status = res.writableFinished ? res.statusCode : 499;
-      const level = status >= 500 ? 'error' : 'info';
+      // A refusal of a client over its limit is logged once, when it begins (see refusals.ts): a
+      // flood must not become a flood of log lines.
+      const level = status >= 500 ? 'error' : status === 429 ? 'debug' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const line = {
         method: req.method,
