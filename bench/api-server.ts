@@ -70,6 +70,7 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
     queue: {
       enqueue: async () => {},
       promoteChallenges: async () => 0,
+      expireChallengeLater: async () => {},
       prometheusMetrics: async () => '',
       close: async () => {},
     },

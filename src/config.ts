@@ -140,6 +140,32 @@ const envSchema = z.object({
   MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: integer(2, 1),
   /** Event streams plus long polls one bot may hold open at once. */
   MAX_STREAMS_PER_BOT: integer(4, 1),
+  /** Challenges the bots of one account may have pending, queued or running at once, together. */
+  MAX_ACTIVE_CHALLENGES_PER_OWNER: integer(6, 1),
+  /** How long a challenge to a bot that asks (`challenges: ask`) waits for its answer before it expires. */
+  CHALLENGE_ANSWER_MS: integer(60_000, 1000),
+  /** Active bots one account may have. */
+  MAX_BOTS_PER_ACCOUNT: integer(20, 1),
+  /** Accounts one client address may open per hour. */
+  RATE_LIMIT_ACCOUNTS_PER_HOUR: integer(5, 1),
+  /** How long a browser's signed-in session lasts (fractions allowed). */
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
+  /**
+   * The arena's public address (`https://arena.example.org`): the origin passkeys are bound to and
+   * OpenID sign-in returns to. Unset, each request's own host is taken, which is right for local
+   * development and behind a proxy that keeps the Host header.
+   */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\/[^/]+\/?$/.test(url), 'must be an http(s) origin, without a path')
+    .optional(),
+  /** Sign-in through an OpenID Connect provider, when all three are set. */
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The provider's name on the sign-in button. */
+  OIDC_NAME: z.string().min(1).max(40).default('OpenID Connect'),
   /** Bots one client address may register per hour. */
   RATE_LIMIT_REGISTRATIONS_PER_HOUR: integer(10, 1),
   /** Guests (POST /v1/guests) one client address may register per hour. */
@@ -300,7 +326,25 @@ export interface Config {
     readonly maxChallengesAgainstBot: number;
     readonly maxChallengesAgainstBotPerAddress: number;
     readonly maxStreamsPerBot: number;
+    readonly maxActiveChallengesPerOwner: number;
+    /** How long a pending challenge waits for its target's answer. */
+    readonly challengeAnswerMs: number;
   };
+  readonly accounts: {
+    readonly maxBots: number;
+    readonly sessionTtlMs: number;
+  };
+  /** See PUBLIC_URL; `undefined`: each request's own origin. */
+  readonly publicUrl: string | undefined;
+  /** Sign-in through an OpenID Connect provider; `undefined` when not configured. */
+  readonly oidc:
+    | {
+        readonly issuer: string;
+        readonly clientId: string;
+        readonly clientSecret: string;
+        readonly name: string;
+      }
+    | undefined;
   readonly rateLimit: {
     readonly windowMs: number;
     readonly perToken: number;
@@ -311,6 +355,7 @@ export interface Config {
     readonly exportsPerMinute: number;
     readonly challengesPerHour: number;
     readonly challengesPerAddressPerHour: number;
+    readonly accountsPerHour: number;
   };
   readonly rating: {
     readonly start: number;
@@ -405,6 +450,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: need MATCHMAKING_PAUSE_MINUTES <= MATCHMAKING_PAUSE_MAX_HOURS (in the same unit)',
     );
   }
+  const oidcSet = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(
+    (v) => v !== undefined,
+  ).length;
+  if (oidcSet !== 0 && oidcSet !== 3) {
+    throw new ConfigError(
+      'Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three or none',
+    );
+  }
   const guestTtlMs = Math.round(e.GUEST_TTL_HOURS * 3_600_000);
   return Object.freeze({
     port: e.PORT,
@@ -456,7 +509,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxChallengesAgainstBot: e.MAX_CHALLENGES_AGAINST_BOT,
       maxChallengesAgainstBotPerAddress: e.MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS,
       maxStreamsPerBot: e.MAX_STREAMS_PER_BOT,
+      maxActiveChallengesPerOwner: e.MAX_ACTIVE_CHALLENGES_PER_OWNER,
+      challengeAnswerMs: e.CHALLENGE_ANSWER_MS,
     },
+    accounts: {
+      maxBots: e.MAX_BOTS_PER_ACCOUNT,
+      sessionTtlMs: Math.round(e.SESSION_TTL_HOURS * 3_600_000),
+    },
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    oidc:
+      e.OIDC_ISSUER === undefined
+        ? undefined
+        : {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID!,
+            clientSecret: e.OIDC_CLIENT_SECRET!,
+            name: e.OIDC_NAME,
+          },
     rateLimit: {
       windowMs: e.RATE_LIMIT_WINDOW_MS,
       perToken: e.RATE_LIMIT_PER_TOKEN,
@@ -467,6 +536,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       exportsPerMinute: e.RATE_LIMIT_EXPORTS_PER_MINUTE,
       challengesPerHour: e.RATE_LIMIT_CHALLENGES_PER_HOUR,
       challengesPerAddressPerHour: e.RATE_LIMIT_CHALLENGES_PER_ADDRESS_PER_HOUR,
+      accountsPerHour: e.RATE_LIMIT_ACCOUNTS_PER_HOUR,
     },
     rating: {
       start: e.ELO_START,

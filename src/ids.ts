@@ -22,7 +22,7 @@ export function ulid(timeMs: number, random: RandomBytes): string {
   return time + rest;
 }
 
-export type IdKind = 'bot' | 'match' | 'tournament';
+export type IdKind = 'bot' | 'match' | 'tournament' | 'account';
 
 /** Ids carry their kind: `bot_…`, `match_…`, `tournament_…`. */
 export function newId(kind: IdKind, timeMs: number, random: RandomBytes): string {
@@ -37,4 +37,5 @@ export const ID_PATTERN = {
   bot: new RegExp(`^bot_${ULID_SOURCE}$`),
   match: new RegExp(`^match_${ULID_SOURCE}$`),
   tournament: new RegExp(`^tournament_${ULID_SOURCE}$`),
+  account: new RegExp(`^account_${ULID_SOURCE}$`),
 } as const;

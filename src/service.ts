@@ -12,6 +12,7 @@ import { startPoolThreads } from './pool/threads.ts';
 import { BullMatchQueue } from './queue/match-queue.ts';
 import { secureRandomBytes } from './random.ts';
 import { redisRateLimitStores } from './store/rate-limit-store.ts';
+import { RedisAccountStore } from './store/redis-account-store.ts';
 import {
   connected,
   connectedToRedis7,
@@ -20,6 +21,7 @@ import {
   redisErrorListener,
 } from './store/redis-connection.ts';
 import { RedisPullStore } from './store/redis-pull-store.ts';
+import { RedisSignInStore } from './store/redis-sign-in-store.ts';
 import { RedisStore } from './store/redis-store.ts';
 import { RedisTournamentStore } from './store/redis-tournament-store.ts';
 
@@ -148,6 +150,8 @@ export async function startApi(
   const rateLimitStores = redisRateLimitStores(redis, config.redis.prefix);
   const clientOrigin = clientOriginHasher(await store.clientOriginKey(secureRandomBytes));
   const app = createApp({
+    accounts: new RedisAccountStore(redis, config.redis.prefix),
+    signIns: new RedisSignInStore(redis, config.redis.prefix),
     botClient,
     config,
     store,

@@ -1,16 +1,20 @@
 import type { Clock, RandomBytes } from '../clock.ts';
 import { ConflictError, InvalidRequestError, NotFoundError, PermissionError } from '../errors.ts';
-import { HOUSE_NAME_PREFIX, isHouseName } from '../house/roster.ts';
 import { newId } from '../ids.ts';
 import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
-import type { BotRecord, Page, RatingHistoryEntry } from '../store/records.ts';
+import type { AccountStore } from '../store/account-store.ts';
+import type { BotRecord, ChallengePolicy, Page, PlayerRef, RatingHistoryEntry } from '../store/records.ts';
 import type { ArenaStore, BotQuery } from '../store/store.ts';
-import { GUEST_NAME_PREFIX, isGuestName } from './guests.ts';
-import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
+import { checkName } from './names.ts';
+import { type Principal, requireActorFor, requireAdmin } from './principal.ts';
 import { hashToken, newBotToken, newWebhookSecret } from './secrets.ts';
 
 export interface BotServiceDeps {
   readonly store: ArenaStore;
+  /** Where owners are read; without it (the benches), bots are registered without owners. */
+  readonly accounts?: Pick<AccountStore, 'getAccount'>;
+  /** The most active bots one account may have. */
+  readonly maxBotsPerAccount?: number;
   readonly clock: Clock;
   readonly random: RandomBytes;
   readonly startingRating: number;
@@ -22,27 +26,50 @@ export interface BotSecrets {
   readonly webhookSecret: string | null;
 }
 
+/** What a bot's owner, or the bot itself, may set about the games it plays. */
+export interface BotSettings {
+  /** See BotRecord.challenges; `acceptsChallenges` is its older name (true: accept, false: refuse). */
+  readonly challenges?: ChallengePolicy;
+  readonly acceptsChallenges?: boolean;
+  /** See BotRecord.ratedPlay. */
+  readonly ratedPlay?: boolean;
+}
+
+/** The challenge policy `settings` name, by either name; `challenges` wins when both are given. */
+function challengePolicy(settings: BotSettings): ChallengePolicy | undefined {
+  if (settings.challenges !== undefined) return settings.challenges;
+  if (settings.acceptsChallenges === undefined) return undefined;
+  return settings.acceptsChallenges ? 'accept' : 'refuse';
+}
+
 /**
  * Registering, changing and retiring bots. Callers pass values already parsed at the edge; this
- * checks what only the arena knows (names taken, who may act, which URLs it may call).
+ * checks what only the arena knows (names taken, who may act, which URLs it may call). A bot's
+ * owner (the account that registered it) may do for it all that its own token may.
  */
 export class BotService {
   constructor(private readonly deps: BotServiceDeps) {}
 
-  async register(input: {
-    name: string;
-    description?: string;
-    url?: string;
-    /** Default true. */
-    acceptsChallenges?: boolean;
-    /** Where the request came from (see BotRecord.registeredFrom). */
-    origin?: string;
-  }): Promise<{
+  /**
+   * Registers a bot; with an account's principal, owned by that account (within its cap of active
+   * bots). Anonymous registration works as it always did.
+   */
+  async register(
+    input: BotSettings & {
+      name: string;
+      description?: string;
+      url?: string;
+      /** Where the request came from (see BotRecord.registeredFrom). */
+      origin?: string;
+    },
+    principal: Principal | null = null,
+  ): Promise<{
     bot: BotRecord;
     secrets: BotSecrets;
   }> {
     const { store, clock, random } = this.deps;
     checkName(input.name);
+    const owner = await this.#ownerOf(principal);
     const url = input.url === undefined ? null : this.checkUrl(input.url);
     const secrets: BotSecrets = {
       token: newBotToken(random),
@@ -50,19 +77,34 @@ export class BotService {
     };
     const now = clock.now();
     const id = newId('bot', now, random);
-    await store.createBot({
-      id,
-      name: input.name,
-      description: input.description ?? null,
-      url,
-      tokenHash: hashToken(secrets.token),
-      webhookSecret: secrets.webhookSecret,
-      createdAt: now,
-      rating: this.deps.startingRating,
-      acceptsChallenges: input.acceptsChallenges ?? true,
-      ...(input.origin === undefined ? {} : { registeredFrom: input.origin }),
-    });
+    await store.createBot(
+      {
+        id,
+        name: input.name,
+        description: input.description ?? null,
+        url,
+        tokenHash: hashToken(secrets.token),
+        webhookSecret: secrets.webhookSecret,
+        createdAt: now,
+        rating: this.deps.startingRating,
+        challenges: challengePolicy(input) ?? 'accept',
+        ...(input.ratedPlay === undefined ? {} : { ratedPlay: input.ratedPlay }),
+        ...(owner === null ? {} : { owner }),
+        ...(input.origin === undefined ? {} : { registeredFrom: input.origin }),
+      },
+      this.deps.maxBotsPerAccount === undefined ? {} : { maxOwnedBots: this.deps.maxBotsPerAccount },
+    );
     return { bot: await this.get(id), secrets };
+  }
+
+  /** The account registering a bot, when an account's principal does; anyone else registers none. */
+  async #ownerOf(principal: Principal | null): Promise<PlayerRef | null> {
+    if (principal?.kind !== 'account' || this.deps.accounts === undefined) return null;
+    const account = await this.deps.accounts.getAccount(principal.accountId);
+    if (account === null || account.status !== 'active') {
+      throw new ConflictError('accounts/closed', 'The account is closed: it registers no bots.');
+    }
+    return { id: account.id, name: account.name };
   }
 
   async get(id: string): Promise<BotRecord> {
@@ -82,10 +124,11 @@ export class BotService {
   async update(
     principal: Principal | null,
     id: string,
-    changes: { name?: string; description?: string | null; url?: string | null; acceptsChallenges?: boolean },
+    changes: BotSettings & { name?: string; description?: string | null; url?: string | null },
   ): Promise<{ bot: BotRecord; webhookSecret: string | null }> {
-    requireBotOrAdmin(principal, [id], 'change this bot');
-    const current = notGuest(notHouse(await this.get(id), 'changed'), 'changed');
+    const current = await this.get(id);
+    requireActorFor(principal, current, 'change this bot');
+    notGuest(notHouse(current, 'changed'), 'changed');
     if (changes.name !== undefined) checkName(changes.name);
     const url = changes.url === undefined || changes.url === null ? changes.url : this.checkUrl(changes.url);
     // A pull bot that becomes a push bot needs a signing secret; a pull bot keeps none.
@@ -94,7 +137,14 @@ export class BotService {
     else if (url !== undefined && current.webhookSecret === null)
       webhookSecret = newWebhookSecret(this.deps.random);
     // A change never lifts a pause: a bot that faults on purpose would send one to be paired again.
-    const bot = await this.deps.store.updateBot(id, { ...changes, url, webhookSecret });
+    const { acceptsChallenges: _alias, ...rest } = changes;
+    const challenges = challengePolicy(changes);
+    const bot = await this.deps.store.updateBot(id, {
+      ...rest,
+      url,
+      webhookSecret,
+      ...(challenges === undefined ? {} : { challenges }),
+    });
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
     return { bot, webhookSecret: webhookSecret ?? null };
   }
@@ -108,14 +158,15 @@ export class BotService {
   }
 
   async retire(principal: Principal | null, id: string): Promise<void> {
-    requireBotOrAdmin(principal, [id], 'retire this bot');
-    await this.get(id);
+    requireActorFor(principal, await this.get(id), 'retire this bot');
     await this.deps.store.retireBot(id);
   }
 
+  /** New secrets for a bot: its own token, the admin, or its owner, who so recovers a lost token. */
   async rotateSecrets(principal: Principal | null, id: string): Promise<BotSecrets> {
-    requireBotOrAdmin(principal, [id], "rotate this bot's token");
-    const bot = notGuest(notHouse(await this.get(id), 'given a token'), 'given a new token');
+    const current = await this.get(id);
+    requireActorFor(principal, current, "rotate this bot's token");
+    const bot = notGuest(notHouse(current, 'given a token'), 'given a new token');
     const secrets: BotSecrets = {
       token: newBotToken(this.deps.random),
       webhookSecret: bot.url === null ? null : newWebhookSecret(this.deps.random),
@@ -140,24 +191,6 @@ export class BotService {
       );
     }
     return url;
-  }
-}
-
-/** Names starting `house-` are the house bots' own, `guest-` the guests': nobody can pass for one. */
-function checkName(name: string): void {
-  if (isHouseName(name)) {
-    throw new InvalidRequestError(
-      'bots/name-reserved',
-      `Names starting with "${HOUSE_NAME_PREFIX}" are reserved for the arena's house bots.`,
-      [{ path: 'body.name', message: `must not start with "${HOUSE_NAME_PREFIX}"` }],
-    );
-  }
-  if (isGuestName(name)) {
-    throw new InvalidRequestError(
-      'bots/name-reserved',
-      `Names starting with "${GUEST_NAME_PREFIX}" are reserved for guests (POST /v1/guests).`,
-      [{ path: 'body.name', message: `must not start with "${GUEST_NAME_PREFIX}"` }],
-    );
   }
 }
 

@@ -58,7 +58,7 @@ export class GuestService {
           webhookSecret: null,
           createdAt: now,
           rating: this.deps.startingRating,
-          acceptsChallenges: false,
+          challenges: 'refuse',
           guest: true,
         });
         break;

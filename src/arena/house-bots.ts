@@ -30,7 +30,7 @@ export async function ensureHouseBots(
         webhookSecret: null,
         createdAt: deps.now,
         rating: deps.startingRating,
-        acceptsChallenges: true,
+        challenges: 'accept',
         house: house.engine,
       });
       registered.push(house.name);

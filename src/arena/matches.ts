@@ -1,5 +1,6 @@
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { components } from '../contract/index.ts';
 import {
   ConflictError,
   InvalidRequestError,
@@ -13,6 +14,7 @@ import { newId } from '../ids.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import { type Opening, openings, RulesError } from '../reversi/index.ts';
 import { isPausedAt } from '../standings/pause.ts';
+import type { BotAnnouncement } from '../store/bot-events.ts';
 import {
   type BotRecord,
   type MatchRecord,
@@ -31,6 +33,11 @@ export interface MatchServiceDeps {
   readonly random: RandomBytes;
   readonly limits: Config['limits'];
   readonly onEnqueueFailure?: (matchId: string, error: unknown) => void;
+  /**
+   * Asks a push bot that asks for its challenges (see `ChallengeService.askPushBot`), after the
+   * pending match is stored; without it, such a bot answers through the API alone.
+   */
+  readonly askPushBot?: (match: MatchRecord, target: BotRecord) => void;
 }
 
 export interface NewMatchInput {
@@ -167,12 +174,14 @@ export class MatchService {
         ? {}
         : {
             maxActiveChallenges: limits.maxActiveChallengesPerBot,
+            maxChallengesByOwner: limits.maxActiveChallengesPerOwner,
             ...(capped
               ? {
                   maxChallengesAgainst: limits.maxChallengesAgainstBot,
                   maxChallengesAgainstFromOrigin: limits.maxChallengesAgainstBotPerAddress,
                 }
               : {}),
+            ...(prepared.announce === null ? {} : { announce: prepared.announce }),
           },
     );
     if (stored === 'bot-retired') throw retiredMeanwhile();
@@ -187,10 +196,25 @@ export class MatchService {
     }
     if (stored === 'too-many-active') {
       throw new RateLimitedError(
-        `A bot may have at most ${limits.maxActiveChallengesPerBot} challenges queued or running at once; wait for one to end.`,
+        `A bot may have at most ${limits.maxActiveChallengesPerBot} challenges pending, queued or running at once; wait for one to end.`,
         CHALLENGE_RETRY_AFTER_SECONDS,
         'matches/too-many-active',
       );
+    }
+    if (stored === 'owner-busy') {
+      throw new RateLimitedError(
+        `An account's bots may have at most ${limits.maxActiveChallengesPerOwner} challenges pending, queued or running at once; wait for one to end.`,
+        CHALLENGE_RETRY_AFTER_SECONDS,
+        'matches/too-many-active',
+      );
+    }
+    if (match.status === 'pending') {
+      // It waits for its target's answer: expired by a delayed job (and the workers' sweep).
+      await this.deps.queue
+        .expireChallengeLater(match.id, this.deps.limits.challengeAnswerMs)
+        .catch((error: unknown) => this.deps.onEnqueueFailure?.(match.id, error));
+      if (opponent?.url) this.deps.askPushBot?.(match, opponent);
+      return match;
     }
     await this.#enqueue(match, queuedAs);
     return match;
@@ -232,6 +256,8 @@ export class MatchService {
     /** The challenger's opponent, for a challenge. */
     opponent: BotRecord | null;
     queuedAs: 'challenge' | undefined;
+    /** The `challenge` event a pending challenge tells its target, in the write that stores it. */
+    announce: BotAnnouncement | null;
   }> {
     const who = requireBotOrAdmin(principal, [input.black, input.white], 'create a match between these bots');
     const challenger = who.kind === 'bot' ? who.botId : null;
@@ -274,19 +300,21 @@ export class MatchService {
           limits,
           { guest },
         );
+    const challengerBot = challenger === null ? null : black!.id === challenger ? black! : white!;
     const opponent = challenger === null ? null : black!.id === challenger ? white! : black!;
     const now = clock.now();
     if (opponent !== null) {
-      if (!opponent.acceptsChallenges || isPausedAt(opponent.paused, now)) {
+      if (isPausedAt(opponent.paused, now)) {
         throw new PermissionError(
           'matches/challenge-declined',
-          isPausedAt(opponent.paused, now)
-            ? `${opponent.name} is paused for its faults and cannot be challenged until ${new Date(opponent.paused!.until).toISOString()}.`
-            : `${opponent.name} does not accept challenges.`,
+          `${opponent.name} is paused for its faults and cannot be challenged until ${new Date(opponent.paused!.until).toISOString()}.`,
         );
       }
+      if (opponent.challenges === 'refuse') {
+        throw new ConflictError('matches/challenge-refused', `${opponent.name} does not accept challenges.`);
+      }
     }
-    const match = queuedMatch({
+    const queued = queuedMatch({
       id: newId('match', now, random),
       black: { id: black!.id, name: black!.name },
       white: { id: white!.id, name: white!.name },
@@ -295,7 +323,13 @@ export class MatchService {
       createdBy: challenger ?? 'admin',
       createdAt: now,
     });
-    return { match, challenger, opponent, queuedAs: queueClassOf(match, [black, white]) };
+    const owned = challengerBot?.owner ? { ...queued, challengerOwner: challengerBot.owner.id } : queued;
+    const asks = opponent?.challenges === 'ask';
+    const match: MatchRecord = asks
+      ? { ...owned, status: 'pending', answerBy: now + limits.challengeAnswerMs }
+      : owned;
+    const announce = asks ? challengeAnnouncement(match, challengerBot!, opponent!) : null;
+    return { match, challenger, opponent, queuedAs: queueClassOf(match, [black, white]), announce };
   }
 
   async #enqueue(match: MatchRecord, queuedAs?: 'challenge'): Promise<void> {
@@ -316,6 +350,27 @@ export class MatchService {
   list(query: MatchQuery): Promise<Page<MatchRecord>> {
     return this.deps.store.listMatches(query);
   }
+}
+
+/** The `challenge` event a bot that asks hears of a challenge aimed at it (`BotChallengeEvent`). */
+function challengeAnnouncement(
+  match: MatchRecord,
+  challenger: BotRecord,
+  target: BotRecord,
+): BotAnnouncement {
+  const event: components['schemas']['BotChallengeEvent'] = {
+    matchId: match.id,
+    you: match.black.id === target.id ? 'black' : 'white',
+    challenger: {
+      id: challenger.id,
+      name: challenger.name,
+      rating: Math.round(challenger.rating * 10) / 10,
+      owner: challenger.owner === null ? null : { ...challenger.owner },
+    },
+    rules: match.rules,
+    answerBy: new Date(match.answerBy!).toISOString(),
+  };
+  return { botId: target.id, type: 'challenge', data: JSON.stringify(event) };
 }
 
 /** A new match of the arena's game, queued, with nothing played: what every creator stores. */

@@ -6,6 +6,14 @@ export function newBotToken(random: RandomBytes): string {
   return `rvb_${Buffer.from(random(32)).toString('base64url')}`;
 }
 
+/** What an account's token starts with: the arena looks it up among accounts, not bots. */
+export const ACCOUNT_TOKEN_PREFIX = 'rva_';
+
+/** Account tokens: `rva_` and 32 random bytes. Only their SHA-256 is stored. */
+export function newAccountToken(random: RandomBytes): string {
+  return `${ACCOUNT_TOKEN_PREFIX}${Buffer.from(random(32)).toString('base64url')}`;
+}
+
 /** A Standard Webhooks signing secret: `whsec_` and base64 of 24 random bytes. */
 export function newWebhookSecret(random: RandomBytes): string {
   return `whsec_${Buffer.from(random(24)).toString('base64')}`;

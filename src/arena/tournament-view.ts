@@ -25,7 +25,8 @@ export interface GameView {
   readonly white: PlayerRef;
   readonly black: PlayerRef;
   readonly opening: string | null;
-  readonly status: MatchStatus | 'not-played';
+  /** A tournament's matches are the arena's own: never a challenge's pending, declined or expired. */
+  readonly status: Extract<MatchStatus, 'queued' | 'running' | 'finished' | 'aborted'> | 'not-played';
   readonly result: GameResult | null;
 }
 
@@ -101,7 +102,7 @@ export function tournamentView(state: TournamentState, records: ViewRecords): To
           white: ref(game.white),
           black: ref(game.black),
           opening: game.opening,
-          status: game.match === null ? 'not-played' : (match?.status ?? 'queued'),
+          status: game.match === null ? 'not-played' : tournamentStatus(match?.status),
           result: match === undefined ? null : scoredResult(match),
         };
       }),
@@ -119,4 +120,9 @@ export function tournamentView(state: TournamentState, records: ViewRecords): To
     crosstable: { bots: cross.botIds.map(ref), cells: cross.cells },
     strengths: fit.ratings.map((r) => ({ bot: ref(r.id), rating: r.rating, lower: r.lower, upper: r.upper })),
   };
+}
+
+/** A tournament match's status as the view has it (see GameView.status); one not read yet is queued. */
+function tournamentStatus(status: MatchStatus | undefined): GameView['status'] {
+  return status === 'running' || status === 'finished' || status === 'aborted' ? status : 'queued';
 }

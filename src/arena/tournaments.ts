@@ -122,7 +122,7 @@ export class TournamentService {
         'must name the challenger first',
       );
     }
-    await this.checkBots(bots);
+    await this.checkBots(bots, input.rated);
     const { clock, random } = this.deps;
     const now = clock.now();
     const tournament: TournamentRecord = {
@@ -178,7 +178,7 @@ export class TournamentService {
     return rules;
   }
 
-  private async checkBots(ids: readonly string[]): Promise<void> {
+  private async checkBots(ids: readonly string[], rated: boolean): Promise<void> {
     const found = await this.deps.store.getBots(ids);
     const issues = (status: 'missing' | 'retired'): ValidationIssue[] =>
       found.flatMap((bot, i) =>
@@ -197,6 +197,16 @@ export class TournamentService {
     const retired = issues('retired');
     if (retired.length > 0) {
       throw new InvalidRequestError('tournaments/retired-bot', 'A bot named in bots is retired.', retired);
+    }
+    const unwilling = found.flatMap((bot, i) =>
+      rated && bot?.ratedPlay === false ? [{ path: `body.bots.${i}`, message: 'plays no rated games' }] : [],
+    );
+    if (unwilling.length > 0) {
+      throw new InvalidRequestError(
+        'tournaments/not-eligible',
+        'A bot named in bots plays no rated games (ratedPlay is false): a rated tournament cannot take it.',
+        unwilling,
+      );
     }
   }
 
@@ -224,6 +234,12 @@ export class TournamentService {
       // Entries are checked, seeds the admin names are not: unchecked, 64 bots registered that hour
       // filled an open tournament (and could feed a rated one's wins to one of their own).
       const paused = bot !== null && isPausedAt(bot.paused, this.deps.clock.now());
+      if (bot && tournament.rated && !bot.ratedPlay) {
+        throw new PermissionError(
+          'tournaments/not-eligible',
+          'This bot plays no rated games (ratedPlay is false): it may enter unrated tournaments only.',
+        );
+      }
       if (bot && (paused || bot.ratedGames < tournament.minRatedGames)) {
         throw new PermissionError(
           'tournaments/not-eligible',
@@ -233,12 +249,14 @@ export class TournamentService {
         );
       }
       // Checked against the entrants as read, and entered only while they are still all there are.
-      const checked = bot && tournament.rated && !this.deps.sameOperatorGames;
+      // An owner is a fact, checked always; an address only guesses, and the setting may waive it.
+      const byAddress = bot !== null && tournament.rated && !this.deps.sameOperatorGames;
+      const checked = bot !== null && tournament.rated && (byAddress || bot.owner !== null);
       const opponents = tournament.challenger === null ? entrants : [tournament.challenger];
-      if (checked && (await this.#registeredBeside(bot, opponents))) {
+      if (checked && (await this.#operatorBeside(bot, opponents, byAddress))) {
         throw new PermissionError(
           'tournaments/same-operator',
-          'A bot registered from the same address as a bot it would play in this rated tournament cannot enter it.',
+          'A bot of the same owner as, or registered from the same address as, a bot it would play in this rated tournament cannot enter it.',
         );
       }
       outcome = await this.deps.tournaments.enter(
@@ -267,14 +285,19 @@ export class TournamentService {
   }
 
   /**
-   * Whether an active bot of `opponents` other than `bot` was registered from its address. Not its
-   * URL's host, as matchmaking also counts: nobody proves a URL theirs, so a bot naming another's
-   * host could keep it out by entering first, and learn that host from the refusal.
+   * Whether an active bot of `opponents` other than `bot` has its owner, or (with `byAddress`) was
+   * registered from its address. Not its URL's host, as matchmaking also counts: nobody proves a
+   * URL theirs, so a bot naming another's host could keep it out by entering first, and learn that
+   * host from the refusal.
    */
-  async #registeredBeside(bot: BotRecord, opponents: readonly string[]): Promise<boolean> {
-    if (bot.registeredFrom === null) return false;
+  async #operatorBeside(bot: BotRecord, opponents: readonly string[], byAddress: boolean): Promise<boolean> {
     const others = await this.deps.store.getBots(opponents.filter((id) => id !== bot.id));
-    return others.some((other) => other?.status === 'active' && other.registeredFrom === bot.registeredFrom);
+    return others.some(
+      (other) =>
+        other?.status === 'active' &&
+        ((bot.owner !== null && other.owner?.id === bot.owner.id) ||
+          (byAddress && bot.registeredFrom !== null && other.registeredFrom === bot.registeredFrom)),
+    );
   }
 
   async leave(principal: Principal | null, id: string): Promise<void> {
@@ -312,7 +335,8 @@ export class TournamentService {
           return {
             id: botId,
             rating: bot?.rating ?? 0,
-            retired: bot === undefined || bot.status === 'retired',
+            // A bot that has stopped consenting to rated play since it entered sits a rated one out.
+            retired: bot === undefined || bot.status === 'retired' || (t.rated && !bot.ratedPlay),
           };
         }),
         t.challenger,

@@ -1,7 +1,10 @@
 import type { Resolver } from 'node:dns/promises';
 import { Agent, type Dispatcher } from 'undici';
+import { z } from 'zod';
 import { type Clock, type RandomBytes, systemClock } from '../clock.ts';
+import type { components } from '../contract/index.ts';
 import { pooledRandomBytes } from '../random.ts';
+import { DECLINE_REASONS } from '../store/records.ts';
 import { parseBotAction } from './action.ts';
 import { excerpt } from './body.ts';
 import { botConnector, botResolver, isConnectPhaseError } from './connector.ts';
@@ -20,6 +23,9 @@ import {
 } from './types.ts';
 
 const USER_AGENT = 'reversi-arena/1';
+
+type ChallengeCall = components['schemas']['ChallengeCall'];
+type ChallengeAnswer = components['schemas']['ChallengeAnswer'];
 
 /** Failures to open a connection that may be retried once: nothing of the request was sent. */
 const RETRYABLE_CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET']);
@@ -83,12 +89,49 @@ class SignalCalls {
   }
 }
 
-function failed(fault: Omit<BotFault, 'latencyMs'>, latencyMs: number): BotCallOutcome {
+function failed(fault: Omit<BotFault, 'latencyMs'>, latencyMs: number): { ok: false; fault: BotFault } {
   return { ok: false, fault: { ...fault, latencyMs } };
 }
 
-/** What the bot's answer means: its action, or the fault of a bad status or a bad body. */
-function judge({ status, bytes, overflow }: Answer, latencyMs: number): BotCallOutcome {
+/** What a push bot said of a challenge (see `BotClient.askChallenge`). */
+export type ChallengeOutcome =
+  | { readonly ok: true; readonly answer: ChallengeAnswer; readonly latencyMs: number }
+  | { readonly ok: false; readonly fault: BotFault };
+
+const challengeAnswerSchema = z.strictObject({
+  accept: z.boolean(),
+  reason: z.enum(DECLINE_REASONS).optional(),
+});
+
+/** A push bot's answer to a challenge: `{ accept, reason? }`, or the fault of anything else. */
+function judgeChallengeAnswer(answer: Answer, latencyMs: number): ChallengeOutcome {
+  const fault = faultOfAnswer(answer, latencyMs);
+  if (fault !== null) return fault;
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.bytes.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = challengeAnswerSchema.safeParse(json);
+  if (parsed.success) return { ok: true, answer: parsed.data, latencyMs };
+  return failed(
+    {
+      reason: 'invalid-response',
+      cause: 'not-an-action',
+      message: 'the answer is not a ChallengeAnswer ({"accept": true|false, "reason"?})',
+      status: answer.status,
+      body: excerpt(answer.bytes, EXCERPT_BYTES),
+    },
+    latencyMs,
+  );
+}
+
+/** The fault of an answer whose status or size no body can mend; `null` for a 2xx body within the limit. */
+function faultOfAnswer(
+  { status, bytes, overflow }: Answer,
+  latencyMs: number,
+): { ok: false; fault: BotFault } | null {
   if (status < 200 || status > 299) {
     const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
     return failed(
@@ -118,6 +161,14 @@ function judge({ status, bytes, overflow }: Answer, latencyMs: number): BotCallO
       latencyMs,
     );
   }
+  return null;
+}
+
+/** What the bot's answer means: its action, or the fault of a bad status or a bad body. */
+function judge(answer: Answer, latencyMs: number): BotCallOutcome {
+  const fault = faultOfAnswer(answer, latencyMs);
+  if (fault !== null) return fault;
+  const { status, bytes } = answer;
   const parsed = parseBotAction(bytes.toString('utf8'));
   if (!parsed.ok) {
     return failed(
@@ -194,35 +245,91 @@ export class BotClient {
       const { target } = parsed;
       // Bytes once, for both the signature and the socket (undici would encode a string again).
       const payload = request.stateBody ?? Buffer.from(JSON.stringify(request.state));
-      let headers: Record<string, string>;
-      if (request.webhookSecret === null) {
-        headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-      } else {
-        const id = webhookId(request.state.matchId, request.state.ply, this.#random);
-        const timestamp = webhookTimestamp(this.#clock.now());
-        headers = {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          'webhook-id': id,
-          'webhook-timestamp': timestamp,
-          'webhook-signature': webhookSignature(request.webhookSecret, id, timestamp, payload),
-        };
-      }
-      const dispatch = { origin: target.origin, path: target.path, method: 'POST', headers, body: payload };
-      return this.#send(dispatch, target.href, request.timeoutMs, request.signal, start);
+      const dispatch = this.#dispatch(
+        target,
+        request.webhookSecret,
+        payload,
+        request.state.matchId,
+        request.state.ply,
+      );
+      return this.#send(dispatch, target.href, request.timeoutMs, request.signal, start, judge);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /** Sends the call, retrying once a connection refused or reset while connecting. */
-  async #send(
+  /**
+   * Asks a push bot whether it takes a challenge (the `botChallenge` call of openapi.yaml), signed
+   * and bounded as a turn is. Answers its `ChallengeAnswer`, or the fault of its call (an answer
+   * that is not one is an `invalid-response`). Never throws for anything the bot does.
+   */
+  async askChallenge(request: {
+    readonly url: string;
+    readonly webhookSecret: string | null;
+    readonly call: ChallengeCall;
+    readonly timeoutMs: number;
+  }): Promise<ChallengeOutcome> {
+    if (this.#closed) throw new Error('BotClient is closed');
+    const start = this.#now();
+    const parsed = this.#target(request.url);
+    if (!parsed.ok) {
+      return failed(
+        { reason: 'bot-error', cause: 'invalid-url', message: parsed.message },
+        this.#since(start),
+      );
+    }
+    const payload = Buffer.from(JSON.stringify(request.call));
+    const dispatch = this.#dispatch(
+      parsed.target,
+      request.webhookSecret,
+      payload,
+      request.call.matchId,
+      'challenge',
+    );
+    return this.#send(
+      dispatch,
+      parsed.target.href,
+      request.timeoutMs,
+      undefined,
+      start,
+      judgeChallengeAnswer,
+    );
+  }
+
+  /** The POST of `payload` to `target`, signed with `webhookSecret` (unsigned without one). */
+  #dispatch(
+    target: { readonly origin: string; readonly path: string },
+    webhookSecret: string | null,
+    payload: Buffer,
+    matchId: string,
+    step: number | 'challenge',
+  ): Dispatcher.DispatchOptions {
+    let headers: Record<string, string>;
+    if (webhookSecret === null) {
+      headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+    } else {
+      const id = webhookId(matchId, step, this.#random);
+      const timestamp = webhookTimestamp(this.#clock.now());
+      headers = {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': webhookSignature(webhookSecret, id, timestamp, payload),
+      };
+    }
+    return { origin: target.origin, path: target.path, method: 'POST', headers, body: payload };
+  }
+
+  /** Sends the call, retrying once a connection refused or reset while connecting; `read` judges the answer. */
+  async #send<Outcome>(
     dispatch: Dispatcher.DispatchOptions,
     href: string,
     timeoutMs: number,
     signal: AbortSignal | undefined,
     start: number,
-  ): Promise<BotCallOutcome> {
+    read: (answer: Answer, latencyMs: number) => Outcome | { ok: false; fault: BotFault },
+  ): Promise<Outcome | { ok: false; fault: BotFault }> {
     // The timer and the caller's signal stop whichever attempt is in flight; no AbortController
     // per call, since an exchange aborts itself (and rejects at once, even before it has a socket).
     const stop = new CallStop(timeoutMs);
@@ -254,7 +361,7 @@ export class BotClient {
           if (retry) continue;
           return { ok: false, fault: faultFromError(error, this.#since(start), href) };
         }
-        return judge(answer, this.#since(start));
+        return read(answer, this.#since(start));
       }
     } finally {
       clearTimeout(timer);

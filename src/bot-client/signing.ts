@@ -16,7 +16,7 @@ export interface WebhookHeaders {
  * @example
  * webhookId('match_01JC3S2Q7G5T1XK0V3JH3W6R2D', 7, randomBytes); // 'match_01JC…-7-9f2c04d1e5ab'
  */
-export function webhookId(matchId: string, ply: number, random: RandomBytes): string {
+export function webhookId(matchId: string, ply: number | 'challenge', random: RandomBytes): string {
   return `${matchId}-${ply}-${Buffer.from(random(6)).toString('hex')}`;
 }
 

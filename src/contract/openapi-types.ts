@@ -239,6 +239,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an account
+         * @description Opens an account: a person (or a team) that owns bots. The answer carries the account's `token`
+         *     (`rva_…`), shown **once**: the arena keeps only its hash. Register bots with it
+         *     (`POST /v1/bots` with `Authorization: Bearer <account token>`): they are then owned by the account,
+         *     which sees them together (`GET /v1/accounts/me/bots`), acts for each as its own token does, and issues
+         *     a new bot token when one is lost. In the browser the account signs in with a passkey (see `Session`).
+         *     At most `RATE_LIMIT_ACCOUNTS_PER_HOUR` accounts an hour per client address.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling account
+         * @description The account whose token (or signed-in session) is sent, with its passkeys.
+         */
+        get: operations["getMyAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Close the calling account
+         * @description Retires every bot the account owns (their tokens stop working; their profiles and matches stay), then
+         *     closes the account: its token stops working, its passkeys and sessions are forgotten. Closing a closed
+         *     account is not an error.
+         */
+        delete: operations["closeMyAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/me/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the calling account's token
+         * @description Issues a new account token, shown once, and revokes the old one at once.
+         */
+        post: operations["rotateMyAccountToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/me/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every bot the calling account owns
+         * @description Newest first, retired ones included, each with its private fields (`url`, a pause's `detail`) and the
+         *     last match that ended by its fault, with that fault in full.
+         */
+        get: operations["listMyBots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin adding a passkey to the calling account
+         * @description The WebAuthn registration options (`PublicKeyCredentialCreationOptionsJSON`, for
+         *     `navigator.credentials.create` or `startRegistration` of `@simplewebauthn/browser`) and the id of this
+         *     ceremony, valid for five minutes. The passkey is discoverable (a resident key): signing in needs no name.
+         */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish adding a passkey
+         * @description Verifies the authenticator's answer to the options of `ceremonyId` (each ceremony is used once) and
+         *     keeps the passkey's public key. Refused with `400 passkeys/not-verified` when it does not verify.
+         */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/me/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: components["schemas"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description The passkey no longer signs in. Removing one that is gone is not an error.
+         */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The browser's signed-in session
+         * @description The account the session cookie signs in, and the CSRF token every state-changing request made with the
+         *     cookie must send as `X-CSRF-Token`. `204` without a session (a browser cannot read its HttpOnly cookie:
+         *     this is how a page learns whether it is signed in).
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign the browser in with an account token
+         * @description With `Authorization: Bearer <account token>`, starts a session for that account and sets its cookie
+         *     (`arena_session`: HttpOnly, SameSite=Lax, Secure when served over TLS). For a browser without a passkey
+         *     yet; a passkey signs in with `POST /v1/session/passkey`.
+         */
+        post: operations["signInWithToken"];
+        /**
+         * Sign the browser out
+         * @description Ends the session and clears its cookie. Needs `X-CSRF-Token`. Without a session, nothing to do.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a browser may sign in here
+         * @description Passkeys always; an OpenID Connect provider when the deployment has one (`OIDC_ISSUER`): send the
+         *     browser to its `startUrl`, and it comes back signed in (to `/my-bots`), in an account of its own the
+         *     first time.
+         */
+        get: operations["getSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin signing in with a passkey
+         * @description The WebAuthn authentication options (`PublicKeyCredentialRequestOptionsJSON`, for
+         *     `navigator.credentials.get` or `startAuthentication`) and the ceremony's id, valid for five minutes.
+         */
+        post: operations["passkeySignInOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in with a passkey
+         * @description Verifies the authenticator's assertion for `ceremonyId` against the passkey it names, then starts a
+         *     session and sets its cookie (see `signInWithToken`). `401 passkeys/not-verified` when it does not verify.
+         */
+        post: operations["signInWithPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches": {
         parameters: {
             query?: never;
@@ -522,6 +775,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{matchId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a pending challenge
+         * @description A challenge aimed at a bot whose `challenges` is `ask` waits in status `pending` until the bot (its
+         *     token, or its owner's) accepts or declines it, or `answerBy` passes (`expired`). Accepted, it is queued
+         *     and played as any challenge. `409 matches/not-pending` once it was answered or expired.
+         */
+        post: operations["acceptChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{matchId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a pending challenge
+         * @description Ends a pending challenge in status `declined` with the reason given (`generic` by default): neither a
+         *     fault nor rated. The challenger hears it as a `challengeDeclined` event.
+         */
+        post: operations["declineChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bots/me/matches": {
         parameters: {
             query?: never;
@@ -552,13 +852,15 @@ export interface paths {
         /**
          * The calling bot's event stream (Server-Sent Events)
          * @description A `text/event-stream` of `matchStarted` (`BotMatchStartedEvent`), `yourTurn` (its data is the
-         *     `MatchState` to play) and `matchFinished` (`BotMatchFinishedEvent`) events, each with an `id`;
-         *     comment lines keep the connection alive. Reconnect with
+         *     `MatchState` to play) and `matchFinished` (`BotMatchFinishedEvent`) events, and for challenges
+         *     `challenge` (`BotChallengeEvent`, to a bot that is asked), `challengeDeclined`
+         *     (`BotChallengeDeclinedEvent`, to the challenger) and `challengeExpired` (`BotChallengeExpiredEvent`,
+         *     to both), each with an `id`; comment lines keep the connection alive. Reconnect with
          *     the `Last-Event-ID` header (browsers' `EventSource` does it by itself) to resume after the last event
          *     seen. A new connection without it starts with a `yourTurn` for each match waiting for the bot.
          *     The stream keeps the bot's last 1,000 events: a reconnect whose `Last-Event-ID` is older than all of
          *     them gets those `yourTurn`s first too (no turn is lost), then the events kept after it.
-         *     While connected, a pull bot counts as available for matchmaking. A bot may hold at most
+         *     While connected, a pull bot counts as available for matchmaking, unless its `ratedPlay` is false. A bot may hold at most
          *     `MAX_STREAMS_PER_BOT` event streams and long polls at once (`429 streams/too-many`).
          *
          *     When the arena shuts down (a restart, a deploy), the stream sends `arenaClosing`, without an `id`,
@@ -865,6 +1167,31 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    botChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The arena asks a push bot whether it takes a challenge
+         * @description Sent to a push bot whose `challenges` is `ask` when another bot challenges it, signed as a turn is
+         *     (the Standard Webhooks headers; the `webhook-id` is the match id, `challenge` and random hex digits).
+         *     The body's `type` is `challenge`, which no turn's state has. The bot answers `200` with
+         *     `{ "accept": true }` or `{ "accept": false, "reason": "tooFast" }` within 10 seconds; any other answer
+         *     leaves the challenge pending, for the bot to answer through `POST /v1/matches/{id}/accept` or
+         *     `…/decline` before `answerBy`.
+         */
+        post: operations["botChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1056,8 +1383,16 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             lastPlayedAt: string | null;
-            /** @description Whether other bots may create (unrated) matches against this one with their tokens. */
+            /** @description `challenges` in its older form: false when it is `refuse`. */
             acceptsChallenges: boolean;
+            challenges: components["schemas"]["ChallengePolicy"];
+            /**
+             * @description Whether matchmaking and rated tournaments may take the bot (default true). `false`: it plays only the
+             *     challenges it accepts, and listening to its event stream does not put it in matchmaking.
+             */
+            ratedPlay: boolean;
+            /** @description The account that owns the bot; `null` for a bot registered without one. */
+            owner: components["schemas"]["AccountRef"] | null;
             /** @description One of the arena's house bots (its own sparring partners); they cannot be changed. */
             house: boolean;
             /**
@@ -1083,6 +1418,159 @@ export interface components {
          *     rating. Ranking on the leaderboard, and the provisional K factor, count these.
          */
         RatedGames: number;
+        /** @example account_01JC3R9QK2W7Z5M1T8B4N6V0XD */
+        AccountId: string;
+        /** @description An account, as anyone may see it on a bot it owns. */
+        AccountRef: {
+            id: components["schemas"]["AccountId"];
+            name: components["schemas"]["BotName"];
+        };
+        CreateAccountRequest: {
+            /** @description Unique among accounts (case-insensitive); shown on the bots it owns. */
+            name: components["schemas"]["BotName"];
+        };
+        /** @description An account as its owner sees it. (Open to extension by CreatedAccount, so no additionalProperties here.) */
+        Account: {
+            id: components["schemas"]["AccountId"];
+            name: components["schemas"]["BotName"];
+            /** @enum {string} */
+            status: "active" | "closed";
+            /** Format: date-time */
+            createdAt: string;
+            passkeys: components["schemas"]["Passkey"][];
+        };
+        CreatedAccount: components["schemas"]["Account"] & {
+            /** @description The account's bearer token (`rva_…`). Shown once; store it safely. */
+            token: string;
+        };
+        AccountToken: {
+            /** @description The account's new bearer token (`rva_…`), shown once. */
+            token: string;
+        };
+        OwnedBot: components["schemas"]["Bot"] & {
+            /** @description The last match that ended by this bot's fault, with the fault in full; `null` while none has. */
+            lastFault: {
+                matchId: components["schemas"]["MatchId"];
+                /** Format: date-time */
+                at: string;
+                reason: components["schemas"]["ResultReason"];
+                fault: components["schemas"]["Fault"];
+            } | null;
+        };
+        OwnedBotList: {
+            items: components["schemas"]["OwnedBot"][];
+        };
+        /** @description The credential id, base64url. */
+        PasskeyId: string;
+        Passkey: {
+            id: components["schemas"]["PasskeyId"];
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+        };
+        PasskeyCeremony: {
+            /** @description Names this ceremony when its answer comes back. */
+            ceremonyId: string;
+            /** @description The WebAuthn options as JSON (see the W3C WebAuthn Level 3 `...OptionsJSON` types). */
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyRegistration: {
+            ceremonyId: string;
+            /** @description A name to tell the passkey apart (default: the date). */
+            name?: string;
+            /** @description The authenticator's `RegistrationResponseJSON`. */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyAssertion: {
+            ceremonyId: string;
+            /** @description The authenticator's `AuthenticationResponseJSON`. */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        Session: {
+            account: components["schemas"]["AccountRef"];
+            /** @description Send it as `X-CSRF-Token` with every state-changing request made with the session cookie. */
+            csrfToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /**
+             * @description How the session signed in.
+             * @enum {string}
+             */
+            via: "passkey" | "token" | "oidc";
+        };
+        SignInProviders: {
+            /** @enum {boolean} */
+            passkeys: true;
+            oidc: {
+                name: string;
+                /** @description Where to send the browser: `/auth/oidc/start`. */
+                startUrl: string;
+            } | null;
+        };
+        /**
+         * @description What a challenge aimed at the bot does: `accept` (the default) plays it; `refuse` answers it
+         *     `409 matches/challenge-refused`; `ask` makes it a `pending` match the bot accepts or declines
+         *     (`POST /v1/matches/{id}/accept` or `…/decline`), told of by a `challenge` event on its stream and, for a
+         *     push bot, a signed `challenge` call to its URL (see the `botChallenge` webhook). Unanswered, it expires
+         *     after `CHALLENGE_ANSWER_MS`.
+         * @enum {string}
+         */
+        ChallengePolicy: "accept" | "refuse" | "ask";
+        /**
+         * @description Why a bot declines a challenge (Lichess's keys).
+         * @enum {string}
+         */
+        DeclineReason: "generic" | "later" | "tooFast" | "tooSlow" | "timeControl" | "rated" | "casual" | "standard" | "variant" | "noBot" | "onlyBot";
+        DeclineChallengeRequest: {
+            reason?: components["schemas"]["DeclineReason"];
+        };
+        /** @description What the arena sends a push bot whose `challenges` is `ask` when a challenge is aimed at it. */
+        ChallengeCall: {
+            /** @enum {string} */
+            type: "challenge";
+            matchId: components["schemas"]["MatchId"];
+            you?: components["schemas"]["Color"];
+            challenger: components["schemas"]["Challenger"];
+            rules: components["schemas"]["RulesOptions"];
+            /** Format: date-time */
+            answerBy: string;
+        };
+        ChallengeAnswer: {
+            accept: boolean;
+            reason?: components["schemas"]["DeclineReason"];
+        };
+        Challenger: {
+            id: components["schemas"]["BotId"];
+            name: components["schemas"]["BotName"];
+            rating: number;
+            owner: components["schemas"]["AccountRef"] | null;
+        };
+        /** @description The data of a bot event stream's `challenge` event, sent to a bot whose `challenges` is `ask` when a challenge is aimed at it. */
+        BotChallengeEvent: {
+            matchId: components["schemas"]["MatchId"];
+            you: components["schemas"]["Color"];
+            challenger: components["schemas"]["Challenger"];
+            rules: components["schemas"]["RulesOptions"];
+            /** Format: date-time */
+            answerBy: string;
+        };
+        /** @description The data of a `challengeDeclined` event, sent to the challenger when its challenge is declined. */
+        BotChallengeDeclinedEvent: {
+            matchId: components["schemas"]["MatchId"];
+            reason: components["schemas"]["DeclineReason"];
+        };
+        /** @description The data of a `challengeExpired` event, sent to both bots when a challenge expires unanswered. */
+        BotChallengeExpiredEvent: {
+            matchId: components["schemas"]["MatchId"];
+        };
         Pause: {
             /**
              * @description Public; names the last fault only by its generic text.
@@ -1139,17 +1627,22 @@ export interface components {
             name: components["schemas"]["BotName"];
             description?: string;
             url?: components["schemas"]["BotUrl"];
+            /** @description `challenges` in its older form: `true` is `accept`, `false` is `refuse` (`challenges` wins when both are sent). */
+            acceptsChallenges?: boolean;
+            challenges?: components["schemas"]["ChallengePolicy"];
             /**
-             * @description Whether other bots may challenge this one (unrated matches created with their tokens).
+             * @description See `Bot.ratedPlay`.
              * @default true
              */
-            acceptsChallenges?: boolean;
+            ratedPlay?: boolean;
         };
         UpdateBotRequest: {
             name?: components["schemas"]["BotName"];
             description?: string | null;
             url?: components["schemas"]["BotUrl"] | null;
             acceptsChallenges?: boolean;
+            challenges?: components["schemas"]["ChallengePolicy"];
+            ratedPlay?: boolean;
         };
         BotPage: {
             items: components["schemas"]["Bot"][];
@@ -1159,8 +1652,13 @@ export interface components {
             id: components["schemas"]["BotId"];
             name: components["schemas"]["BotName"];
         };
-        /** @enum {string} */
-        MatchStatus: "queued" | "running" | "finished" | "aborted";
+        /**
+         * @description `pending`: a challenge waiting for its target's answer (see `ChallengePolicy`); it becomes `queued`
+         *     when accepted, else `declined` (see `declineReason`) or `expired` (unanswered by `answerBy`). Neither is
+         *     a fault nor rated.
+         * @enum {string}
+         */
+        MatchStatus: "pending" | "queued" | "running" | "finished" | "aborted" | "declined" | "expired";
         MoveRecord: {
             /** @description Counts from 1; a pass is a ply. */
             ply: number;
@@ -1257,6 +1755,12 @@ export interface components {
             result: components["schemas"]["MatchResult"] | null;
             /** @description Both bots' Elo rating before and after this match; `null` until a rated match finishes, and for unrated matches. */
             ratings: components["schemas"]["MatchRatings"] | null;
+            /**
+             * Format: date-time
+             * @description Only on a pending challenge; when it expires unanswered.
+             */
+            answerBy?: string;
+            declineReason?: components["schemas"]["DeclineReason"];
             /** @description Only on a tournament's matches; which tournament, and which of its rounds. */
             tournament?: {
                 id: components["schemas"]["TournamentId"];
@@ -2234,6 +2738,381 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ada"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account, with its token shown once. */
+            201: {
+                headers: {
+                    /** @description Where the account reads itself (`/v1/accounts/me`). */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccount"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            /** @description The name is taken (`accounts/name-taken`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many accounts from this client address (`rate-limited`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    getMyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            /** @description Not an account's token (`auth/account-required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    closeMyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is closed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    rotateMyAccountToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountToken"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            /** @description The account is closed (`accounts/closed`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    listMyBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's bots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedBotList"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCeremony"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistration"];
+            };
+        };
+        responses: {
+            /** @description The passkey. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: components["schemas"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description This browser is not signed in. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    signInWithToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInProviders"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    passkeySignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCeremony"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyAssertion"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
     listMatches: {
         parameters: {
             query?: {
@@ -2622,6 +3501,86 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            default: components["responses"]["Problem"];
+        };
+    };
+    acceptChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The match, now queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            /** @description The token is not the challenged bot's nor its owner's (`matches/not-challenged`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["Problem"];
+            /** @description The challenge is no longer pending (`matches/not-pending`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    declineChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matchId: components["parameters"]["MatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "tooFast"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeclineChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The match, now declined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Match"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };
@@ -3076,6 +4035,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BotAction"];
+                };
+            };
+        };
+    };
+    botChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeCall"];
+            };
+        };
+        responses: {
+            /** @description The bot's answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeAnswer"];
                 };
             };
         };

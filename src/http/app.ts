@@ -1,11 +1,15 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { AccountService } from '../arena/accounts.ts';
 import { BotChecker } from '../arena/bot-check.ts';
 import { BotService } from '../arena/bots.ts';
+import { ChallengeService } from '../arena/challenges.ts';
 import { GuestService } from '../arena/guests.ts';
 import { MatchService } from '../arena/matches.ts';
+import { OidcSignIn } from '../arena/oidc-sign-in.ts';
 import { PullService } from '../arena/pull.ts';
+import { SignInService } from '../arena/sign-in.ts';
 import { SpectatorService } from '../arena/spectate.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { TournamentService } from '../arena/tournaments.ts';
@@ -13,7 +17,9 @@ import type { BotClient } from '../bot-client/index.ts';
 import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
+import type { AccountStore } from '../store/account-store.ts';
 import type { PullStore } from '../store/pull-store.ts';
+import type { SignInStore } from '../store/sign-in-store.ts';
 import type { ArenaStore } from '../store/store.ts';
 import type { TournamentStore } from '../store/tournament-store.ts';
 import { identify, refuseBadCredentials } from './auth.ts';
@@ -22,6 +28,7 @@ import { httpMetrics } from './metrics.ts';
 import { presenter } from './present.ts';
 import { errorHandler } from './problem.ts';
 import {
+  accountLimiter,
   type ClientOrigin,
   challengeLimiter,
   checkLimiter,
@@ -35,6 +42,7 @@ import {
 } from './rate-limit.ts';
 import { logRefusal, RefusedClients, refuseAtTheDoor } from './refusals.ts';
 import { requestLog } from './request-log.ts';
+import { accountsRouter } from './routes/accounts.ts';
 import { botsRouter } from './routes/bots.ts';
 import { exportRouter } from './routes/export.ts';
 import { gamesRouter } from './routes/games.ts';
@@ -43,6 +51,7 @@ import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
+import { sessionRouter } from './routes/session.ts';
 import { spectateRouter } from './routes/spectate.ts';
 import { tournamentsRouter } from './routes/tournaments.ts';
 import { WEB_PAGES, webRouter } from './routes/web.ts';
@@ -72,6 +81,8 @@ export interface AppDeps {
   readonly isShuttingDown?: () => boolean;
   /** Where a request came from, keyed by the deployment (see `clientOriginHasher`). */
   readonly clientOrigin: ClientOrigin;
+  readonly accounts: AccountStore;
+  readonly signIns: SignInStore;
 }
 
 /**
@@ -96,10 +107,33 @@ export function createApp(deps: AppDeps): Express {
   const present = presenter(config.rating, deps.clock);
   const bots = new BotService({
     store,
+    accounts: deps.accounts,
+    maxBotsPerAccount: config.accounts.maxBots,
     clock: deps.clock,
     random: deps.random,
     startingRating: config.rating.start,
     allowPrivateBotUrls: config.allowPrivateBotUrls,
+  });
+  const accounts = new AccountService({
+    accounts: deps.accounts,
+    signIns: deps.signIns,
+    store,
+    clock: deps.clock,
+    random: deps.random,
+  });
+  const signIn = new SignInService({
+    accounts: deps.accounts,
+    signIns: deps.signIns,
+    clock: deps.clock,
+    random: deps.random,
+    sessionTtlMs: config.accounts.sessionTtlMs,
+  });
+  const challenges = new ChallengeService({
+    store,
+    queue: deps.queue,
+    clock: deps.clock,
+    client: deps.botClient,
+    logger,
   });
   const matches = new MatchService({
     store,
@@ -109,6 +143,7 @@ export function createApp(deps: AppDeps): Express {
     limits: config.limits,
     onEnqueueFailure: (matchId, error) =>
       logger.warn({ err: error, matchId }, 'match stored but not queued yet'),
+    askPushBot: (match, target) => challenges.askPushBot(match, target),
   });
 
   const tournaments = new TournamentService({
@@ -148,7 +183,7 @@ export function createApp(deps: AppDeps): Express {
   // The web front end's static files are not rate-limited; the API calls its pages make are.
   app.use(outsideApi(webRouter()));
   if (config.validateResponses) app.use(responseValidator(spec));
-  app.use(identify(store, config.adminToken));
+  app.use(identify({ bots: store, accounts: deps.accounts }, config.adminToken, signIn));
   app.use(
     rateLimiter(deps.rateLimitStores, config.rateLimit, {
       refused,
@@ -229,8 +264,31 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use(
-    matchesRouter(matches, present, { validated: config.validateResponses, clientOrigin: deps.clientOrigin }),
+    matchesRouter(matches, challenges, present, {
+      validated: config.validateResponses,
+      clientOrigin: deps.clientOrigin,
+    }),
   );
+  app.use(
+    accountsRouter({
+      accounts,
+      signIn,
+      present,
+      accountLimiter: accountLimiter(deps.rateLimitStores, config.rateLimit),
+      publicUrl: config.publicUrl,
+    }),
+  );
+  const oidc =
+    config.oidc === undefined
+      ? undefined
+      : new OidcSignIn({
+          settings: config.oidc,
+          signIns: deps.signIns,
+          signIn,
+          accounts,
+          random: deps.random,
+        });
+  app.use(sessionRouter({ signIn, oidc, accounts, present, publicUrl: config.publicUrl }));
   app.use(
     leaderboardRouter(store, present, {
       cacheMs: config.leaderboardCacheMs,

@@ -1,10 +1,19 @@
-import type { Principal } from '../arena/principal.ts';
+import type { OwnedBot } from '../arena/accounts.ts';
+import { actsFor, type Principal } from '../arena/principal.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { components } from '../contract/index.ts';
 import { resultAsSeenBy } from '../faults.ts';
 import { isPausedAt } from '../standings/pause.ts';
-import type { BotRecord, MatchRecord, MoveRecord, RatingHistoryEntry, Strength } from '../store/records.ts';
+import type {
+  AccountRecord,
+  BotRecord,
+  MatchRecord,
+  MoveRecord,
+  RatingHistoryEntry,
+  Strength,
+} from '../store/records.ts';
+import type { PasskeyRecord, SessionRecord } from '../store/sign-in-store.ts';
 
 /** Store records to the documents of openapi.yaml. */
 type Schemas = components['schemas'];
@@ -38,14 +47,15 @@ export interface Presenter {
     strength: Strength | null,
   ): Schemas['LeaderboardEntry'];
   ratingHistory(bot: BotRecord, entries: readonly RatingHistoryEntry[]): Schemas['RatingHistory'];
+  /** An account as its owner sees it, with its passkeys. */
+  account(account: AccountRecord, passkeys: readonly PasskeyRecord[]): Schemas['Account'];
+  passkey(passkey: PasskeyRecord): Schemas['Passkey'];
+  session(session: SessionRecord, account: AccountRecord): Schemas['Session'];
+  /** A bot among its owner's (see `AccountService.bots`): with its private fields and its last fault in full. */
+  ownedBot(owned: OwnedBot, owner: Principal): Schemas['OwnedBot'];
   /** A match as `viewer` may see it: a fault in full only for the bot at fault and the admin. */
   matchSummary(match: MatchRecord, viewer: Principal | null): Schemas['MatchSummary'];
   match(match: MatchRecord, moves: readonly MoveRecord[], viewer: Principal | null): Schemas['Match'];
-}
-
-/** Whether `viewer` is the admin or the bot `botId` itself: who may see a bot's private details. */
-export function isOwnerOrAdmin(viewer: Principal | null, botId: string): boolean {
-  return viewer?.kind === 'admin' || (viewer?.kind === 'bot' && viewer.botId === botId);
 }
 
 /** The viewer of a match's result: its colour when it plays in it, and whether it is the admin. */
@@ -92,9 +102,12 @@ export function presenter(rating: Config['rating'], clock: Clock): Presenter {
         createdAt: iso(bot.createdAt),
         lastPlayedAt: isoOrNull(bot.lastPlayedAt),
         paused: publicPause(bot, clock.now()),
-        acceptsChallenges: bot.acceptsChallenges,
+        acceptsChallenges: bot.challenges !== 'refuse',
+        challenges: bot.challenges,
+        ratedPlay: bot.ratedPlay,
+        owner: bot.owner === null ? null : { ...bot.owner },
       };
-      if (isOwnerOrAdmin(viewer, bot.id)) {
+      if (actsFor(viewer, bot)) {
         if (bot.url !== null) body.url = bot.url;
         if (body.paused && bot.paused?.detail) body.paused.detail = bot.paused.detail;
       }
@@ -134,7 +147,48 @@ export function presenter(rating: Config['rating'], clock: Clock): Presenter {
           match.ratings === null
             ? null
             : { black: ratingChange1(match.ratings.black), white: ratingChange1(match.ratings.white) },
+        ...(match.answerBy === undefined ? {} : { answerBy: iso(match.answerBy) }),
+        ...(match.declineReason === undefined ? {} : { declineReason: match.declineReason }),
         ...(match.tournament === undefined ? {} : { tournament: { ...match.tournament } }),
+      };
+    },
+    account(account, passkeys) {
+      return {
+        id: account.id,
+        name: account.name,
+        status: account.status,
+        createdAt: iso(account.createdAt),
+        passkeys: passkeys.map((passkey) => this.passkey(passkey)),
+      };
+    },
+    passkey(passkey) {
+      return {
+        id: passkey.id,
+        name: passkey.name,
+        createdAt: iso(passkey.createdAt),
+        lastUsedAt: isoOrNull(passkey.lastUsedAt),
+      };
+    },
+    session(session, account) {
+      return {
+        account: { id: account.id, name: account.name },
+        csrfToken: session.csrfToken,
+        expiresAt: iso(session.expiresAt),
+        via: session.via,
+      };
+    },
+    ownedBot({ bot, lastFault }, owner) {
+      return {
+        ...this.bot(bot, owner),
+        lastFault:
+          lastFault === null
+            ? null
+            : {
+                matchId: lastFault.match.id,
+                at: iso(lastFault.match.finishedAt ?? lastFault.match.createdAt),
+                reason: lastFault.match.result!.reason,
+                fault: lastFault.fault as Schemas['Fault'],
+              },
       };
     },
     ratingHistory(bot, entries) {

@@ -4,7 +4,7 @@ import { type AugmentedRequest, ipKeyGenerator, rateLimit, type Store } from 'ex
 import type { Config } from '../config.ts';
 import { RateLimitedError } from '../errors.ts';
 import type { RateLimitBatching, RateLimiter } from '../store/rate-limit-store.ts';
-import { principalOf } from './auth.ts';
+import { principalLabel, principalOf, sessionToken } from './auth.ts';
 import { type DoorKey, type DoorRefusal, holdConnection, type RefusedClients } from './refusals.ts';
 
 /**
@@ -52,7 +52,10 @@ export function clientOriginHasher(key: string): ClientOrigin {
 /** Who a request is for the general limit, before its token is looked up (see `RefusedClients`). */
 export const doorKey: DoorKey = (req) => {
   const header = req.headers.authorization;
-  return header ? `t:${header}` : addressKey(req.ip);
+  if (header) return `t:${header}`;
+  // A browser's session cookie stands for its account as a token does (see `identify`).
+  const session = sessionToken(req);
+  return session === null ? addressKey(req.ip) : `s:${session}`;
 };
 
 /** The sentence of the general limit's refusal. */
@@ -110,7 +113,8 @@ export function rateLimiter(
     keyGenerator: (req, res) => {
       const who = principalOf(res);
       if (who === null) return addressKey(req.ip);
-      return who.kind === 'admin' ? 'admin' : `b:${who.botId}`;
+      if (who.kind === 'admin') return 'admin';
+      return who.kind === 'bot' ? `b:${who.botId}` : `acc:${who.accountId}`;
     },
     // A scrape with any other token counts: unlimited, /metrics let anyone try admin tokens at
     // about 350 a second.
@@ -127,10 +131,11 @@ export function rateLimiter(
       // Until its window ends the client is refused at the door (a request with a token that
       // matched nothing counted against its address, and so do the address's anonymous ones).
       const until = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + limits.windowMs;
-      const key = who ? doorKey(req) : addressKey(req.ip);
-      if (door.refused.remember(key, until)) {
-        door.onFirstRefusal(req, who === null ? 'anonymous' : who.kind === 'admin' ? 'admin' : who.botId);
-      }
+      // One with a key the door reads first (a stale cookie, a token that matched nothing) is
+      // remembered under that key too, or it would meet the limiter again each time.
+      const keys = new Set(who === null ? [addressKey(req.ip), doorKey(req)] : [doorKey(req)]);
+      const first = [...keys].map((key) => door.refused.remember(key, until)).some(Boolean);
+      if (first) door.onFirstRefusal(req, principalLabel(who));
       holdConnection(res);
       const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
       next(new RateLimitedError(generalRefusal(limits, who !== null), retryAfter));
@@ -201,6 +206,17 @@ export function registrationLimiter(stores: RateLimitStores, limits: Config['rat
     limit: limits.registrationsPerHour,
     key: (req) => addressKey(req.ip),
     refusal: `Too many registrations from this address: at most ${limits.registrationsPerHour} bots an hour.`,
+  });
+}
+
+/** Accounts per client address and hour: an account multiplies bots as registrations do. */
+export function accountLimiter(stores: RateLimitStores, limits: Config['rateLimit']): RequestHandler {
+  return operationLimiter(stores, {
+    limiter: 'accounts',
+    windowMs: HOUR_MS,
+    limit: limits.accountsPerHour,
+    key: (req) => addressKey(req.ip),
+    refusal: `Too many accounts from this address: at most ${limits.accountsPerHour} an hour.`,
   });
 }
 

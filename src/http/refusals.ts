@@ -21,7 +21,7 @@ export const REFUSED_HOLD_MS = 1000;
 /**
  * Who a request is as the general rate limit counts it, before its token is looked up: the bearer
  * header as sent (every request with one header has one principal, or is refused), else the
- * client's address group.
+ * session cookie, else the client's address group.
  */
 export type DoorKey = (req: Request) => string;
 

@@ -1,14 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { Principal } from '../arena/principal.ts';
-import { principalOf } from './auth.ts';
+import { principalLabel, principalOf } from './auth.ts';
 import type { RequestObserver } from './metrics.ts';
-
-/** Who made a request, for the log: never a token, only what it was verified to be. */
-function principalLabel(principal: Principal | null): string {
-  if (principal === null) return 'anonymous';
-  return principal.kind === 'admin' ? 'admin' : principal.botId;
-}
 
 /**
  * The route template (`/v1/bots/:botId`) when a route matched, so that lines group by endpoint and

@@ -3,6 +3,7 @@ import type { components, operations } from '../contract/index.ts';
 import { type Exact, tied } from '../contract/tied.ts';
 import { ID_PATTERN } from '../ids.ts';
 import { DIRECTIONS, openingById } from '../reversi/index.ts';
+import { DECLINE_REASONS, MATCH_STATUSES } from '../store/records.ts';
 
 /**
  * Request schemas, parsed once at the edge. Each is tied to the type openapi-typescript generates
@@ -52,11 +53,15 @@ const booleanQuery = z
 export const botIdParams = z.strictObject({ botId: botIdSchema });
 export const matchIdParams = z.strictObject({ matchId: matchIdSchema });
 
+const challengePolicy = z.enum(['accept', 'refuse', 'ask']);
+
 export const createBotBody = z.strictObject({
   name: botName,
   description: z.string().max(500).optional(),
   url: botUrl.optional(),
-  acceptsChallenges: z.boolean().default(true),
+  acceptsChallenges: z.boolean().optional(),
+  challenges: challengePolicy.optional(),
+  ratedPlay: z.boolean().default(true),
 });
 tied<Exact<z.input<typeof createBotBody>, Schemas['CreateBotRequest']>>();
 
@@ -66,6 +71,8 @@ export const updateBotBody = z
     description: z.string().max(500).nullable().optional(),
     url: botUrl.nullable().optional(),
     acceptsChallenges: z.boolean().optional(),
+    challenges: challengePolicy.optional(),
+    ratedPlay: z.boolean().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'name at least one field to change');
 tied<Exact<z.input<typeof updateBotBody>, Schemas['UpdateBotRequest']>>();
@@ -110,7 +117,7 @@ tied<Exact<Partial<z.output<typeof listBotsQuery>>, Query<'listBots'>>>();
 
 export const listMatchesQuery = z.strictObject({
   bot: botIdSchema.optional(),
-  status: z.enum(['queued', 'running', 'finished', 'aborted']).optional(),
+  status: z.enum(MATCH_STATUSES).optional(),
   limit,
   cursor,
 });
@@ -140,7 +147,7 @@ export const matchStateQuery = z.strictObject({
 tied<Exact<Partial<z.output<typeof matchStateQuery>>, Query<'getMatchState'>>>();
 
 export const myMatchesQuery = z.strictObject({
-  status: z.enum(['queued', 'running', 'finished', 'aborted']).optional(),
+  status: z.enum(MATCH_STATUSES).optional(),
   limit,
   cursor,
 });
@@ -191,3 +198,29 @@ tied<Exact<z.input<typeof createTournamentBody>, Schemas['CreateTournamentReques
 
 export const listTournamentsQuery = z.strictObject({ limit, cursor });
 tied<Exact<Partial<z.output<typeof listTournamentsQuery>>, Query<'listTournaments'>>>();
+
+export const createAccountBody = z.strictObject({ name: botName });
+tied<Exact<z.input<typeof createAccountBody>, Schemas['CreateAccountRequest']>>();
+
+const ceremonyId = z.string().max(64);
+/** The authenticator's JSON as the browser sends it; its shape is the WebAuthn library's to check. */
+const webauthnResponse = z.record(z.string(), z.unknown());
+
+export const passkeyRegistrationBody = z.strictObject({
+  ceremonyId,
+  name: z.string().max(64).optional(),
+  response: webauthnResponse,
+});
+tied<Exact<z.input<typeof passkeyRegistrationBody>, Schemas['PasskeyRegistration']>>();
+
+export const passkeyAssertionBody = z.strictObject({ ceremonyId, response: webauthnResponse });
+tied<Exact<z.input<typeof passkeyAssertionBody>, Schemas['PasskeyAssertion']>>();
+
+export const passkeyIdParams = z.strictObject({
+  passkeyId: z.string().regex(/^[A-Za-z0-9_-]{16,1366}$/, 'must be a passkey id'),
+});
+
+export const declineChallengeBody = z
+  .strictObject({ reason: z.enum(DECLINE_REASONS).optional() })
+  .default({});
+tied<Exact<NonNullable<z.input<typeof declineChallengeBody>>, Schemas['DeclineChallengeRequest']>>();

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import {
   bullPrefix,
   COMPLETED_JOBS_KEPT,
+  EXPIRE_CHALLENGE_JOB,
   FAILED_JOBS_KEPT,
   MATCH_QUEUE_NAME,
   type MatchJobData,
@@ -46,6 +47,8 @@ export interface MatchWorkerOptions {
   readonly afterMatch?: (matchId: string) => Promise<void>;
   /** Runs with each reconcile (at start, then every `reconcileEveryMs`): the backstop of `afterMatch`. */
   readonly reconcileAlso?: () => Promise<void>;
+  /** Ends a pending challenge whose time is up: the `expire-challenge` jobs of the queue. */
+  readonly expireChallenge?: (matchId: string) => Promise<void>;
 }
 
 /**
@@ -78,6 +81,10 @@ export class MatchWorker {
   }
 
   private async process(job: Job<MatchJobData>, token: string | undefined): Promise<string> {
+    if (job.name === EXPIRE_CHALLENGE_JOB) {
+      await this.options.expireChallenge?.(job.data.matchId);
+      return 'expired';
+    }
     const controller = new AbortController();
     this.running.set(job.id ?? job.data.matchId, controller);
     try {
@@ -99,6 +106,8 @@ export class MatchWorker {
   /** A job that failed for good (the arena's own errors, every attempt spent) aborts its match. */
   private async onFailed(job: Job<MatchJobData> | undefined, error: Error): Promise<void> {
     if (!job || error instanceof WaitingError || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    // A challenge that could not be expired stays pending; the reconcile's sweep expires it.
+    if (job.name === EXPIRE_CHALLENGE_JOB) return;
     this.options.logger.error(
       { err: error, matchId: job.data.matchId },
       'match failed for good; aborting it',

@@ -60,6 +60,21 @@ describe('pairBots', () => {
     }
   });
 
+  it('never pairs two bots of one owner, whatever sameOperator says', () => {
+    const owned = (id: string, owner?: string): Candidate => ({
+      ...bot(id, 1500, 10, 3),
+      ...(owner === undefined ? {} : { owner }),
+    });
+    const candidates = [owned('p', 'ada'), owned('q', 'ada'), owned('r', 'carl'), owned('s')];
+    for (let seed = 0; seed < 30; seed++) {
+      for (const sameOperator of [false, true]) {
+        const pairs = pairBots(candidates, { ...options, sameOperator }, seededRandom(seed));
+        expect(pairs.length).toBeGreaterThan(0);
+        for (const { black, white } of pairs) expect([black, white].sort().join(' ')).not.toBe('p q');
+      }
+    }
+  });
+
   it('never exceeds a bot’s capacity or pairs a bot with itself', () => {
     const candidates = Array.from({ length: 12 }, (_, i) => bot(`b${i}`, 1500 + i * 10, i, 1 + (i % 3)));
     for (let seed = 0; seed < 50; seed++) {

@@ -25,6 +25,11 @@ export interface Candidate {
    * could feed one of them rated wins. Not paired unless `sameOperator`.
    */
   readonly operatorMarks?: readonly string[];
+  /**
+   * The account that owns the bot: two bots of one owner are never paired, whatever `sameOperator`
+   * says (that setting relaxes the marks, which only guess at an operator; an owner is the fact).
+   */
+  readonly owner?: string;
 }
 
 export interface PairingOptions {
@@ -65,10 +70,15 @@ function shareMark(a: Candidate, b: Candidate): boolean {
   return a.operatorMarks?.some((mark) => b.operatorMarks?.includes(mark)) ?? false;
 }
 
+function shareOwner(a: Candidate, b: Candidate): boolean {
+  return a.owner !== undefined && a.owner === b.owner;
+}
+
 /**
  * Pairs eligible bots for one round. Never exceeds a bot's capacity (`matchesPerPair` matches a
  * pairing), never pairs a bot with itself or the same two bots twice in a round, nor two house
- * bots unless `houseVsHouse`, nor two bots that share an operator mark unless `sameOperator`.
+ * bots unless `houseVsHouse`, nor two bots that share an operator mark unless `sameOperator`, nor
+ * ever two bots of one owner.
  *
  * @example
  * pairBots([{ id: 'a', rating: 1500, ratedGames: 0, faultStreak: 0, capacity: 1, colorBalance: 0 }, …], { maxPairs: 10, nearest: 3, farProbability: 0.1 }, Math.random)
@@ -105,7 +115,8 @@ export function pairBots(
           free(other.id) &&
           !paired.has(key(bot.id, other.id)) &&
           (options.houseVsHouse !== false || !(bot.house && other.house)) &&
-          (options.sameOperator === true || !shareMark(bot, other)),
+          (options.sameOperator === true || !shareMark(bot, other)) &&
+          !shareOwner(bot, other),
       );
       if (others.length === 0) break;
       // A clean bot plays a clean one while any is free; a bot at fault gets whoever is left.

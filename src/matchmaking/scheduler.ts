@@ -112,7 +112,10 @@ export class ArenaScheduler {
     const { store, pull, config } = this.deps;
     // Guests are off the active list already; they are people, never paired by the arena.
     const now = this.deps.clock.now();
-    const bots = (await store.activeBots()).filter((bot) => !isPausedAt(bot.paused, now) && !bot.guest);
+    // A bot that does not consent to rated play (ratedPlay false) plays only what it accepts.
+    const bots = (await store.activeBots()).filter(
+      (bot) => bot.ratedPlay && !isPausedAt(bot.paused, now) && !bot.guest,
+    );
     // Push and house bots are always there to play; a pull bot only while it listens.
     const online = await Promise.all(
       bots.map((bot) => (bot.url === null && bot.house === null ? pull.isOnline(bot.id) : true)),
@@ -132,6 +135,7 @@ export class ArenaScheduler {
       colorBalance: balances[i] ?? 0,
       house: bot.house !== null,
       operatorMarks: operatorMarks(bot),
+      ...(bot.owner === null ? {} : { owner: bot.owner.id }),
     }));
     const paired = config.matchmaking.openings === 'balanced';
     const matchesPerPair = paired ? 2 : 1;

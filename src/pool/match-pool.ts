@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ChallengeService } from '../arena/challenges.ts';
 import { MatchService } from '../arena/matches.ts';
 import { TournamentProgress } from '../arena/tournament-progress.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
@@ -77,6 +78,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     clock: systemClock,
     onError: (tournamentId, error) => logger.warn({ err: error, tournamentId }, 'tournament sweep failed'),
   });
+  const challenges = new ChallengeService({ store, queue, clock: systemClock, logger });
   const worker = new MatchWorker({
     connection: workerRedis,
     prefix: config.redis.prefix,
@@ -90,7 +92,13 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     lockDurationMs: config.workers.lockDurationMs,
     challengeWaitMs: config.workers.challengeWaitMs,
     afterMatch: (matchId) => tournaments.afterMatch(matchId),
-    reconcileAlso: () => tournaments.sweep(),
+    expireChallenge: async (matchId) => {
+      await challenges.expire(matchId);
+    },
+    reconcileAlso: async () => {
+      await tournaments.sweep();
+      await challenges.expireOverdue();
+    },
   });
   const scheduler = new ArenaScheduler({
     connection: workerRedis,

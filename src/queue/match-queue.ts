@@ -9,6 +9,11 @@ export interface MatchQueue {
    */
   enqueue(matchId: string, kind?: 'challenge'): Promise<void>;
   /**
+   * Has a worker expire a pending challenge `delayMs` from now, unless it was answered by then
+   * (a job of its own, `expire-challenge`; once per match).
+   */
+  expireChallengeLater(matchId: string, delayMs: number): Promise<void>;
+  /**
    * Queues every challenge that has waited `waitedMs` or more (by `now`) behind the arena's
    * matches as they are queued, behind those waiting now: under a steady backlog of the arena's own
    * matches a challenge would otherwise never start. Returns how many it moved.
@@ -38,6 +43,9 @@ export const QUEUE_EVENTS_KEPT = 1000;
 
 /** The most challenges one sweep moves up (the oldest); the next sweep goes on. */
 const CHALLENGES_PROMOTED_AT_ONCE = 500;
+
+/** The name of the job that expires a pending challenge (every other job plays its match). */
+export const EXPIRE_CHALLENGE_JOB = 'expire-challenge';
 
 export interface MatchJobData {
   readonly matchId: string;
@@ -71,6 +79,10 @@ export class BullMatchQueue implements MatchQueue {
     // BullMQ takes a job without a priority first, then the lowest number: challenges (whose clocks
     // their makers choose, up to minutes a move) cannot hold rated matches back in the queue.
     await this.queue.add('play', { matchId }, { jobId: matchId, ...(kind ? { priority: 10 } : {}) });
+  }
+
+  async expireChallengeLater(matchId: string, delayMs: number): Promise<void> {
+    await this.queue.add(EXPIRE_CHALLENGE_JOB, { matchId }, { jobId: `expire-${matchId}`, delay: delayMs });
   }
 
   async promoteChallenges(waitedMs: number, now: number): Promise<number> {

@@ -115,6 +115,8 @@ export interface BotUpdate {
   readonly consecutiveFaults: number | null;
   /** A pause that starts now; `null` when none does. */
   readonly pause: Pause | null;
+  /** Set when the match ended by this bot's fault: its owner sees its last fault. */
+  readonly faulted: boolean;
 }
 
 /** The `matchFinished` event a player hears; only the bot at fault sees its fault in full. */
@@ -236,6 +238,7 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
         : null,
       consecutiveFaults: streak,
       pause: streak === null ? null : pauseFor(bot, streak, result, input),
+      faulted: atFault && status !== 'aborted',
     });
   }
   const eventFor = (side: Side): FinishedEvent<R> => ({

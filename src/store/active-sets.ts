@@ -7,14 +7,14 @@ import type { MatchRecord } from './records.ts';
 import { challengerOf } from './store.ts';
 
 /**
- * The sets a match is in while queued or running, beside the status sets, which the caps count: a
- * challenge is in its maker's challenges, in those aimed at its opponent and, with an origin, in
- * those aimed at its opponent from that origin; a match the arena made is in each player's arena
- * matches. Written when the match is stored, removed when it ends.
+ * The sets a match is in while pending, queued or running, beside the status sets, which the caps
+ * count: a challenge is in its maker's challenges, in those aimed at its opponent, with an origin in
+ * those aimed at its opponent from that origin, and with an owner in its owner's challenges; a match
+ * the arena made is in each player's arena matches. Written when the match is stored, removed when it ends.
  */
 export function activeSetsOf(
   keys: StoreKeys,
-  match: Pick<MatchRecord, 'createdBy' | 'black' | 'white' | 'origin'>,
+  match: Pick<MatchRecord, 'createdBy' | 'black' | 'white' | 'origin' | 'challengerOwner'>,
 ): string[] {
   const challenger = challengerOf(match);
   if (challenger === null)
@@ -24,6 +24,7 @@ export function activeSetsOf(
     keys.botChallenges(challenger),
     keys.botChallengesAgainst(challenged),
     ...(match.origin === undefined ? [] : [keys.botChallengesAgainstFrom(challenged, match.origin)]),
+    ...(match.challengerOwner === undefined ? [] : [keys.ownerChallenges(match.challengerOwner)]),
   ];
 }
 
@@ -48,7 +49,7 @@ export async function backfillActiveSets(
   guardedWrites: GuardedWritesScript,
 ): Promise<number> {
   let completed = 0;
-  for (const status of ['queued', 'running'] as const) {
+  for (const status of ['pending', 'queued', 'running'] as const) {
     const ids = await redis.zrange(keys.matches(status), 0, -1);
     for (let start = 0; start < ids.length; start += BACKFILL_BATCH) {
       const batch = ids.slice(start, start + BACKFILL_BATCH);

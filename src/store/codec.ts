@@ -1,12 +1,16 @@
 import { DEFAULT_GAME_ID } from '../game/index.ts';
 import { ID_PATTERN, ULID_SOURCE } from '../ids.ts';
 import type {
+  AccountRecord,
   BotRecord,
+  ChallengePolicy,
   Color,
+  DeclineReason,
   MatchRatings,
   MatchRecord,
   MatchResult,
   MatchRules,
+  NewAccount,
   NewBot,
   PlayerRef,
   RatingHistoryEntry,
@@ -31,8 +35,14 @@ export function newBotFields(bot: NewBot): string[] {
     wins: '0',
     losses: '0',
     draws: '0',
-    acceptsChallenges: bot.acceptsChallenges ? '1' : '0',
   };
+  // The defaults (accept, rated play, no owner) are written as nothing: most bots keep them.
+  if (bot.challenges !== 'accept') fields.challenges = bot.challenges;
+  if (bot.ratedPlay === false) fields.ratedPlay = '0';
+  if (bot.owner !== undefined) {
+    fields.owner = bot.owner.id;
+    fields.ownerName = bot.owner.name;
+  }
   if (bot.description !== null) fields.description = bot.description;
   if (bot.url !== null) fields.url = bot.url;
   if (bot.webhookSecret !== null) fields.webhookSecret = bot.webhookSecret;
@@ -40,6 +50,13 @@ export function newBotFields(bot: NewBot): string[] {
   if (bot.guest) fields.guest = '1';
   if (bot.registeredFrom !== undefined) fields.registeredFrom = bot.registeredFrom;
   return Object.entries(fields).flat();
+}
+
+/** A bot's challenge policy: its own field, else the `acceptsChallenges` flag bots were written with before. */
+function challengePolicyOf(hash: Record<string, string>): ChallengePolicy {
+  const policy = hash.challenges;
+  if (policy === 'accept' || policy === 'refuse' || policy === 'ask') return policy;
+  return hash.acceptsChallenges === '0' ? 'refuse' : 'accept';
 }
 
 export function decodeBot(hash: Record<string, string>): BotRecord | null {
@@ -71,7 +88,13 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
             level: Number(hash.pauseLevel ?? 1),
             detail: hash.pausedDetail ?? null,
           },
-    acceptsChallenges: hash.acceptsChallenges !== '0',
+    challenges: challengePolicyOf(hash),
+    ratedPlay: hash.ratedPlay !== '0',
+    owner: hash.owner === undefined ? null : { id: hash.owner, name: hash.ownerName ?? '' },
+    lastFault:
+      hash.lastFaultMatch === undefined
+        ? null
+        : { matchId: hash.lastFaultMatch, at: Number(hash.lastFaultAt ?? 0) },
     house: hash.house ?? null,
     guest: hash.guest === '1',
     registeredFrom: hash.registeredFrom ?? null,
@@ -193,6 +216,9 @@ export function matchFields(match: MatchRecord): Record<string, string> {
   if (match.ratings !== null) fields.ratings = encodeRatings(match.ratings);
   if (match.tournament !== undefined) fields.tournament = `${match.tournament.id} ${match.tournament.round}`;
   if (match.origin !== undefined) fields.origin = match.origin;
+  if (match.challengerOwner !== undefined) fields.challengerOwner = match.challengerOwner;
+  if (match.answerBy !== undefined) fields.answerBy = String(match.answerBy);
+  if (match.declineReason !== undefined) fields.declineReason = match.declineReason;
   return fields;
 }
 
@@ -223,6 +249,9 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
     ratings: hash.ratings ? decodeRatings(hash.ratings) : null,
     ...(hash.tournament ? { tournament: decodeTournamentRef(hash.tournament) } : {}),
     ...(hash.origin ? { origin: hash.origin } : {}),
+    ...(hash.challengerOwner ? { challengerOwner: hash.challengerOwner } : {}),
+    ...(hash.answerBy ? { answerBy: Number(hash.answerBy) } : {}),
+    ...(hash.declineReason ? { declineReason: hash.declineReason as DeclineReason } : {}),
   };
 }
 
@@ -306,3 +335,28 @@ export const CURSOR_SHAPE = {
   botName: new RegExp(`^[a-z0-9_-]{3,32} bot_${ULID_SOURCE}$`),
   matchId: ID_PATTERN.match,
 } as const;
+
+export function newAccountFields(account: NewAccount): string[] {
+  return [
+    'id',
+    account.id,
+    'name',
+    account.name,
+    'status',
+    'active',
+    'tokenHash',
+    account.tokenHash,
+    'createdAt',
+    String(account.createdAt),
+  ];
+}
+
+export function decodeAccount(hash: Record<string, string>): AccountRecord | null {
+  if (hash.id === undefined || hash.name === undefined) return null;
+  return {
+    id: hash.id,
+    name: hash.name,
+    status: hash.status === 'closed' ? 'closed' : 'active',
+    createdAt: Number(hash.createdAt),
+  };
+}

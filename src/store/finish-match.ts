@@ -3,9 +3,10 @@ import type { components } from '../contract/index.ts';
 import { publicResult } from '../faults.ts';
 import { type FinishPlan, type PausePolicy, planFinish, type StandingBot } from '../standings/finish-plan.ts';
 import { activeSetsOf } from './active-sets.ts';
+import { writeBotEvent } from './bot-events.ts';
 import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
-import { BOT_EVENTS_KEPT, type StoreKeys } from './keys.ts';
+import type { StoreKeys } from './keys.ts';
 import { encodeFinishEvent, MATCH_EVENTS_KEPT, MATCH_EVENTS_TTL_SECONDS } from './match-events.ts';
 import { ratedTallyField } from './ratings.ts';
 import { readHashes } from './read.ts';
@@ -100,8 +101,9 @@ function writePlan(
   plan: FinishPlan<MatchResult>,
 ): void {
   const at = String(plan.finishedAt);
-  for (const { botId, tally, rated, consecutiveFaults, pause } of plan.bots) {
+  for (const { botId, tally, rated, consecutiveFaults, pause, faulted } of plan.bots) {
     const bot = keys.bot(botId);
+    if (faulted) tx.write('HSET', bot, 'lastFaultMatch', match.id, 'lastFaultAt', at);
     if (tally) {
       tx.write('HSET', bot, 'lastPlayedAt', at);
       tx.write('HINCRBY', bot, 'games', 1);
@@ -165,19 +167,7 @@ function writePlan(
   // The players hear of the end in the same transaction: exactly one matchFinished each.
   for (const side of ['black', 'white'] as const) {
     const data = JSON.stringify(plan.events[side] satisfies components['schemas']['BotMatchFinishedEvent']);
-    tx.write(
-      'XADD',
-      keys.botEvents(match[side].id),
-      'MAXLEN',
-      '~',
-      BOT_EVENTS_KEPT,
-      '*',
-      'type',
-      'matchFinished',
-      'data',
-      data,
-    );
-    tx.write('PUBLISH', keys.streamAppends, keys.botEvents(match[side].id));
+    writeBotEvent(tx, keys, { botId: match[side].id, type: 'matchFinished', data });
   }
   // Spectators too, with the public view of the result; the stream then only has to outlive the
   // spectators who might reconnect to it.

@@ -8,6 +8,30 @@ export function storeKeys(prefix: string) {
   const p = `${prefix}:`;
   return {
     bot: (id: string) => `${p}bot:${id}`,
+    /** Hash of an account: id, name, status, tokenHash, createdAt. */
+    account: (id: string) => `${p}account:${id}`,
+    accountName: (name: string) => `${p}account-name:${name.toLowerCase()}`,
+    accountToken: (tokenHash: string) => `${p}account-token:${tokenHash}`,
+    /** Sorted set of every bot an account registered, scored by when (retired ones stay). */
+    accountBots: (accountId: string) => `${p}account:${accountId}:bots`,
+    /** Of those, the active ones: what the cap on an owner's bots counts. */
+    accountActiveBots: (accountId: string) => `${p}account:${accountId}:active-bots`,
+    /** Sorted set of the challenges an owner's bots made that are pending, queued or running. */
+    ownerChallenges: (accountId: string) => `${p}account:${accountId}:challenges`,
+    /** Hash of a passkey (see sign-in-store.ts), by its credential id. */
+    passkey: (credentialId: string) => `${p}passkey:${credentialId}`,
+    /** Set of an account's passkey ids. */
+    accountPasskeys: (accountId: string) => `${p}account:${accountId}:passkeys`,
+    /** A WebAuthn ceremony's state (its challenge), taken once, gone after a few minutes. */
+    ceremony: (id: string) => `${p}ceremony:${id}`,
+    /** Hash of a browser session, by the hash of its cookie; expires with the session. */
+    session: (tokenHash: string) => `${p}session:${tokenHash}`,
+    /** Set of an account's session hashes (to end them all when it closes). */
+    accountSessions: (accountId: string) => `${p}account:${accountId}:sessions`,
+    /** The account an OpenID subject signs in to (`subjectKey` is a hash of issuer and subject). */
+    oidcSubject: (subjectKey: string) => `${p}oidc-subject:${subjectKey}`,
+    /** Set of an account's OpenID subject keys. */
+    accountSubjects: (accountId: string) => `${p}account:${accountId}:oidc`,
     botName: (name: string) => `${p}bot-name:${name.toLowerCase()}`,
     token: (tokenHash: string) => `${p}token:${tokenHash}`,
     /** Sorted set, all scores 0, members `<lowercase name> <id>`: name order and prefix search. */
@@ -114,7 +138,8 @@ export type RateLimiter =
   | 'checks'
   | 'exports'
   | 'challenges'
-  | 'challengesByAddress';
+  | 'challengesByAddress'
+  | 'accounts';
 
 const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   requests: '',
@@ -124,6 +149,7 @@ const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   exports: 'export:',
   challenges: 'challenge:',
   challengesByAddress: 'challenge-address:',
+  accounts: 'account:',
 };
 
 /** How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`). */

@@ -27,15 +27,24 @@ end`;
 export const STALE = -2;
 
 /**
- * KEYS: bot, botName, token, botsByName, activeBotsByName, leaderboard, leaderboardGames, guests.
- * ARGV: id, nameMember, -rating, a guest's creation time ('' for any other bot), field, value, …
- * A guest goes only to the guests set: it is on no active list and no leaderboard.
+ * KEYS: bot, botName, token, botsByName, activeBotsByName, leaderboard, leaderboardGames, guests,
+ * and for a bot an account registers, the account's bots, its active bots and the account.
+ * ARGV: id, nameMember, -rating, a guest's creation time ('' for any other bot), the most active
+ * bots its account may have ('' for none), creation time, field, value, …
+ * A guest goes only to the guests set: it is on no active list and no leaderboard. Returns 0 when
+ * the name is taken, -1 when the account has its most active bots, -2 when it is closed, 1 when done.
  */
 export const CREATE_BOT = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if KEYS[11] and redis.call('HGET', KEYS[11], 'status') ~= 'active' then return -2 end
+if KEYS[10] and redis.call('ZCARD', KEYS[10]) >= tonumber(ARGV[5]) then return -1 end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[3], ARGV[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+if KEYS[10] then
+  redis.call('ZADD', KEYS[9], ARGV[6], ARGV[1])
+  redis.call('ZADD', KEYS[10], ARGV[6], ARGV[1])
+end
 redis.call('ZADD', KEYS[4], 0, ARGV[2])
 if ARGV[4] == '' then
   redis.call('ZADD', KEYS[5], 0, ARGV[2])
@@ -98,7 +107,7 @@ return 1
 
 /**
  * KEYS: bot, activeBotsByName, leaderboard, the token key of its token hash as read,
- * leaderboardGames, guests.
+ * leaderboardGames, guests, and for an owned bot its account's active bots.
  * ARGV: its name as read, its token hash as read ('' for none), its by-name member, id.
  * Returns 0 when the bot is missing, STALE when its name or token hash is no longer the one read,
  * 1 when done (again, for a bot already retired: retiring is idempotent).
@@ -114,6 +123,7 @@ redis.call('ZREM', KEYS[3], ARGV[4])
 if fields[2] then redis.call('DEL', KEYS[4]) end
 redis.call('ZREM', KEYS[5], ARGV[4])
 redis.call('ZREM', KEYS[6], ARGV[4])
+if KEYS[7] then redis.call('ZREM', KEYS[7], ARGV[4]) end
 return 1
 `;
 
@@ -360,4 +370,51 @@ local entries = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 for _, entry in ipairs(entries) do redis.call('HINCRBY', KEYS[2], entry, 1) end
 if #entries > 0 then redis.call('LTRIM', KEYS[1], #entries, -1) end
 return redis.call('LLEN', KEYS[1])
+`;
+
+/**
+ * KEYS: account, accountName, accountToken. ARGV: id, then field/value pairs.
+ * Returns 0 when the name is taken, 1 when done.
+ */
+export const CREATE_ACCOUNT = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+return 1
+`;
+
+/**
+ * KEYS: account, the token key of its token hash as read, the token key of the new hash.
+ * ARGV: its token hash as read, id, new token hash.
+ * Returns 0 when the account is missing, -1 when it is closed, STALE when its token hash is no
+ * longer the one read, 1 when done.
+ */
+export const REPLACE_ACCOUNT_TOKEN = `
+local fields = redis.call('HMGET', KEYS[1], 'tokenHash', 'status')
+if not fields[1] and not fields[2] then return 0 end
+if fields[2] == 'closed' then return -1 end
+if fields[1] ~= ARGV[1] then return ${STALE} end
+redis.call('DEL', KEYS[2])
+redis.call('SET', KEYS[3], ARGV[2])
+redis.call('HSET', KEYS[1], 'tokenHash', ARGV[3])
+return 1
+`;
+
+/**
+ * KEYS: account, the token key of its token hash as read, its active bots.
+ * ARGV: its token hash as read ('' for none).
+ * Closes the account once it has no active bot (its owner retires them first): its token stops
+ * working, and no bot can be registered for it any more. Returns 0 when the account is missing,
+ * STALE when its token or its active bots changed since read, 1 when done (again: idempotent).
+ */
+export const CLOSE_ACCOUNT = `
+local fields = redis.call('HMGET', KEYS[1], 'tokenHash', 'status')
+if not fields[1] and not fields[2] then return 0 end
+if fields[2] == 'closed' then return 1 end
+if (fields[1] or '') ~= ARGV[1] or redis.call('ZCARD', KEYS[3]) > 0 then return ${STALE} end
+if fields[1] then redis.call('DEL', KEYS[2]) end
+redis.call('HSET', KEYS[1], 'status', 'closed')
+redis.call('HDEL', KEYS[1], 'tokenHash')
+return 1
 `;

@@ -27,7 +27,13 @@ export type SubmitOutcome =
   | { readonly accepted: true }
   | { readonly accepted: false; readonly recorded: PulledAction };
 
-export type BotEventType = 'matchStarted' | 'yourTurn' | 'matchFinished';
+export type BotEventType =
+  | 'matchStarted'
+  | 'yourTurn'
+  | 'matchFinished'
+  | 'challenge'
+  | 'challengeDeclined'
+  | 'challengeExpired';
 
 export interface BotEvent {
   /** Orders a bot's events; a reconnecting stream resumes after the last id it saw. */

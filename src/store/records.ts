@@ -8,12 +8,43 @@ import type { PauseTerm } from '../standings/pause.ts';
 
 export type { Color };
 export type BotStatus = 'active' | 'retired';
-export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
+/**
+ * `pending`: a challenge waiting for its target's answer (see BotRecord.challenges); then
+ * `declined` or `expired`, or `queued` when accepted.
+ */
+export type MatchStatus = 'pending' | 'queued' | 'running' | 'finished' | 'aborted' | 'declined' | 'expired';
 
-/** Whether a match with this status is over: finished with a result, or aborted (no match: not). */
+/** Every status, in the order a match goes through them. */
+export const MATCH_STATUSES: readonly MatchStatus[] = [
+  'pending',
+  'queued',
+  'running',
+  'finished',
+  'aborted',
+  'declined',
+  'expired',
+];
+
+/** Whether a match with this status is over: finished with a result, aborted, or a challenge not taken up (no match: not). */
 export function matchEnded(status: MatchStatus | undefined): boolean {
-  return status === 'finished' || status === 'aborted';
+  return status === 'finished' || status === 'aborted' || status === 'declined' || status === 'expired';
 }
+
+/** Why a bot declines a challenge: Lichess's keys, so bots written for both read them alike. */
+export const DECLINE_REASONS = [
+  'generic',
+  'later',
+  'tooFast',
+  'tooSlow',
+  'timeControl',
+  'rated',
+  'casual',
+  'standard',
+  'variant',
+  'noBot',
+  'onlyBot',
+] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
 export type ResultReason = 'completed' | FaultReason | 'no-show' | 'aborted';
 
 export interface BotRecord {
@@ -40,8 +71,17 @@ export interface BotRecord {
    * pause's length depends on it): the pause holds until `until` (see src/standings/pause.ts).
    */
   readonly paused: BotPause | null;
-  /** Whether other bots may challenge this one (create unrated matches against it with their tokens). */
-  readonly acceptsChallenges: boolean;
+  /**
+   * What a challenge aimed at this bot does (a match another bot creates with its token): it is
+   * played (`accept`), refused (`refuse`), or waits for the bot's answer (`ask`).
+   */
+  readonly challenges: ChallengePolicy;
+  /** Whether matchmaking and rated tournaments may take it: `false`, it plays only what it accepts. */
+  readonly ratedPlay: boolean;
+  /** The account that owns it; `null` for a bot registered without one. */
+  readonly owner: PlayerRef | null;
+  /** The last match that ended by this bot's fault, and when; `null` while none has. */
+  readonly lastFault: { readonly matchId: string; readonly at: number } | null;
   /** A house bot's engine (see src/house/roster.ts): played in-process by the workers. */
   readonly house: string | null;
   /**
@@ -64,6 +104,9 @@ export interface BotPause extends PauseTerm {
   readonly detail: string | null;
 }
 
+/** See BotRecord.challenges. */
+export type ChallengePolicy = 'accept' | 'refuse' | 'ask';
+
 export interface NewBot {
   readonly id: string;
   readonly name: string;
@@ -73,7 +116,11 @@ export interface NewBot {
   readonly webhookSecret: string | null;
   readonly createdAt: number;
   readonly rating: number;
-  readonly acceptsChallenges: boolean;
+  readonly challenges: ChallengePolicy;
+  /** Default true. */
+  readonly ratedPlay?: boolean;
+  /** The account registering it, if one is. */
+  readonly owner?: PlayerRef;
   /** Set for the arena's house bots only. */
   readonly house?: string;
   /** A guest is stored off the active list and the leaderboard (see BotRecord.guest). */
@@ -88,7 +135,25 @@ export interface BotChanges {
   readonly url?: string | null;
   /** Set when the bot becomes a push bot; cleared when it becomes a pull bot. */
   readonly webhookSecret?: string | null;
-  readonly acceptsChallenges?: boolean;
+  readonly challenges?: ChallengePolicy;
+  readonly ratedPlay?: boolean;
+}
+
+export type AccountStatus = 'active' | 'closed';
+
+/** A person (or a team) owning bots; signs in with a token, a passkey or an OpenID provider. */
+export interface AccountRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly status: AccountStatus;
+  readonly createdAt: number;
+}
+
+export interface NewAccount {
+  readonly id: string;
+  readonly name: string;
+  readonly tokenHash: string;
+  readonly createdAt: number;
 }
 
 export interface MatchRules {
@@ -181,6 +246,12 @@ export interface MatchRecord {
    * challenges aimed at a bot counts. Removed when the match ends; never served.
    */
   readonly origin?: string;
+  /** Set on a challenge its maker's owner (an account) made: what the cap on an owner's challenges counts. */
+  readonly challengerOwner?: string;
+  /** Set while a challenge is pending: when it expires unanswered. */
+  readonly answerBy?: number;
+  /** Set on a declined challenge: why. */
+  readonly declineReason?: DeclineReason;
 }
 
 /**

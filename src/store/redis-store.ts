@@ -7,6 +7,8 @@ import { ConflictError, InvalidCursorError } from '../errors.ts';
 import { gameFor } from '../game/index.ts';
 import { isPausedAt, NO_PAUSES, type PausePolicy } from '../standings/pause.ts';
 import { backfillActiveSets, challengedOf } from './active-sets.ts';
+import { writeBotEvent } from './bot-events.ts';
+import { answerChallenge, type ChallengeAnswer, type ChallengeAnswerOutcome } from './challenge-answers.ts';
 import {
   CURSOR_SHAPE,
   decodeBot,
@@ -65,6 +67,7 @@ import type {
   RatingRule,
   Strength,
 } from './records.ts';
+import { MATCH_STATUSES } from './records.ts';
 import {
   type ArenaStore,
   type BotQuery,
@@ -86,8 +89,6 @@ interface AppendedMove {
   /** The turn after the move, told to spectators with it. */
   readonly next: LiveTurn | undefined;
 }
-
-const MATCH_STATUSES: readonly MatchStatus[] = ['queued', 'running', 'finished', 'aborted'];
 
 function invalidCursor(): never {
   throw new InvalidCursorError();
@@ -123,11 +124,11 @@ export class RedisStore implements ArenaStore {
   ) {
     this.keys = storeKeys(prefix);
     this.scripts = {
-      createBot: luaCommand(redis, CREATE_BOT, 8),
+      createBot: luaCommand(redis, CREATE_BOT, undefined),
       updateBot: luaCommand(redis, UPDATE_BOT, 5),
       replaceSecrets: luaCommand(redis, REPLACE_SECRETS, 3),
       releaseLock: luaCommand(redis, RELEASE_LOCK, 1),
-      retireBot: luaCommand(redis, RETIRE_BOT, 6),
+      retireBot: luaCommand(redis, RETIRE_BOT, undefined),
       startMatch: luaCommand<MatchStatus | null>(redis, START_MATCH, 7),
       appendMoves: luaCommand<number[]>(redis, APPEND_MOVES, undefined),
       guardedWrites: luaCommand(redis, GUARDED_WRITES, undefined),
@@ -188,9 +189,14 @@ export class RedisStore implements ArenaStore {
     return this.redis.status === 'ready' ? 'up' : 'down';
   }
 
-  async createBot(bot: NewBot): Promise<void> {
+  async createBot(bot: NewBot, options: { readonly maxOwnedBots?: number } = {}): Promise<void> {
     const k = this.keys;
+    const owned =
+      bot.owner === undefined
+        ? []
+        : [k.accountBots(bot.owner.id), k.accountActiveBots(bot.owner.id), k.account(bot.owner.id)];
     const created = await this.scripts.createBot(
+      8 + owned.length,
       k.bot(bot.id),
       k.botName(bot.name),
       k.token(bot.tokenHash),
@@ -199,12 +205,23 @@ export class RedisStore implements ArenaStore {
       k.leaderboard,
       k.leaderboardGames,
       k.guests,
+      ...owned,
       bot.id,
       nameMember(bot.name, bot.id),
       -bot.rating,
       bot.guest ? bot.createdAt : '',
+      options.maxOwnedBots ?? Number.MAX_SAFE_INTEGER,
+      bot.createdAt,
       ...newBotFields(bot),
     );
+    if (created === -1) {
+      throw new ConflictError(
+        'accounts/too-many-bots',
+        `An account may have at most ${options.maxOwnedBots} active bots; retire one first.`,
+      );
+    }
+    if (created === -2)
+      throw new ConflictError('accounts/closed', 'The account is closed: it registers no bots.');
     if (created !== 1) throw new ConflictError('bots/name-taken', `The name ${bot.name} is taken.`);
   }
 
@@ -228,8 +245,12 @@ export class RedisStore implements ArenaStore {
     set('description', changes.description);
     set('url', changes.url);
     set('webhookSecret', changes.webhookSecret);
-    if (changes.acceptsChallenges !== undefined)
-      set('acceptsChallenges', changes.acceptsChallenges ? '1' : '0');
+    // The defaults are stored as no field (see newBotFields); a flag of the old form goes either way.
+    if (changes.challenges !== undefined) {
+      set('challenges', changes.challenges === 'accept' ? null : changes.challenges);
+      set('acceptsChallenges', null);
+    }
+    if (changes.ratedPlay !== undefined) set('ratedPlay', changes.ratedPlay ? null : '0');
     const k = this.keys;
     // The name keys depend on the name, read first; the script checks it still holds (see settled).
     const outcome = await settled(`update ${id}`, async () => {
@@ -295,15 +316,19 @@ export class RedisStore implements ArenaStore {
     const k = this.keys;
     // Its token's key and by-name member depend on what it holds, read first; the script checks.
     await settled(`retire ${id}`, async () => {
-      const [name, tokenHash] = await this.redis.hmget(k.bot(id), 'name', 'tokenHash');
+      const [name, tokenHash, owner] = await this.redis.hmget(k.bot(id), 'name', 'tokenHash', 'owner');
       if (name === null || name === undefined) return 0;
+      // A bot's owner never changes: its key needs no check in the script.
+      const owned = owner ? [k.accountActiveBots(owner)] : [];
       return this.scripts.retireBot(
+        6 + owned.length,
         k.bot(id),
         k.activeBotsByName,
         k.leaderboard,
         k.token(tokenHash ?? ''),
         k.leaderboardGames,
         k.guests,
+        ...owned,
         name,
         tokenHash ?? '',
         nameMember(name, id),
@@ -359,9 +384,14 @@ export class RedisStore implements ArenaStore {
         );
         caps.push('opponent-busy-from-origin');
       }
+      if (options.maxChallengesByOwner !== undefined && match.challengerOwner !== undefined) {
+        tx.guardFewer(k.ownerChallenges(match.challengerOwner), options.maxChallengesByOwner);
+        caps.push('owner-busy');
+      }
     }
     // Into the sets the caps count, with the rest of its indexes.
     writeNewMatch(tx, k, match);
+    if (options.announce !== undefined) writeBotEvent(tx, k, options.announce);
     const failed = await tx.attempt(this.scripts.guardedWrites);
     if (failed === null || failed === 0) return 'created';
     if (failed <= players) return 'bot-retired';
@@ -385,6 +415,10 @@ export class RedisStore implements ArenaStore {
       if (change !== 0) tx.write('HINCRBY', k.colorBalance, id, change);
     const failed = await tx.attempt(this.scripts.guardedWrites);
     return failed === null ? 'created' : failed < matches.length ? 'exists' : 'bot-retired';
+  }
+
+  answerChallenge(id: string, answer: ChallengeAnswer, now: number): Promise<ChallengeAnswerOutcome> {
+    return answerChallenge(this.redis, this.keys, this.scripts.guardedWrites, id, answer, now);
   }
 
   async getMatch(id: string): Promise<MatchRecord | null> {

@@ -1,5 +1,7 @@
 import type { TallyColumns } from '../rating/bradley-terry.ts';
 import type { PausePolicy } from '../standings/pause.ts';
+import type { BotAnnouncement } from './bot-events.ts';
+import type { ChallengeAnswer, ChallengeAnswerOutcome } from './challenge-answers.ts';
 import type { LiveTurn } from './match-events.ts';
 import type {
   BotChanges,
@@ -31,6 +33,10 @@ export interface MatchQuery {
 }
 
 export interface NewMatchOptions {
+  /** Told in the same write (a pending challenge's `challenge` event to its target). */
+  readonly announce?: BotAnnouncement;
+  /** The most challenges the bots of the match's `challengerOwner` may have active (this one not counted). */
+  readonly maxChallengesByOwner?: number;
   /** The most challenges its maker may have queued or running (this one not counted). */
   readonly maxActiveChallenges?: number;
   /** The most challenges aimed at its opponent that may be queued or running (this one not counted). */
@@ -45,6 +51,7 @@ export type NewMatchOutcome =
   | 'too-many-active'
   | 'opponent-busy'
   | 'opponent-busy-from-origin'
+  | 'owner-busy'
   | 'bot-retired';
 
 /** What `createMatches` did: stored them all, or why it stored none. */
@@ -102,8 +109,11 @@ export interface MatchWithRatings {
 }
 
 export interface ArenaStore {
-  /** Stores a new bot; rejects with `ConflictError('bots/name-taken')` when the name is taken. */
-  createBot(bot: NewBot): Promise<void>;
+  /**
+   * Stores a new bot; rejects with `ConflictError('bots/name-taken')` when the name is taken, and
+   * `ConflictError('accounts/too-many-bots')` when its owner has `maxOwnedBots` active bots already.
+   */
+  createBot(bot: NewBot, options?: { readonly maxOwnedBots?: number }): Promise<void>;
   getBot(id: string): Promise<BotRecord | null>;
   getBots(ids: readonly string[]): Promise<(BotRecord | null)[]>;
   /** The id of the active bot whose token has this hash, if any. */
@@ -145,6 +155,8 @@ export interface ArenaStore {
     colorBalance: ReadonlyMap<string, number>,
   ): Promise<NewMatchesOutcome>;
   getMatch(id: string): Promise<MatchRecord | null>;
+  /** Answers a pending challenge once (see store/challenge-answers.ts). */
+  answerChallenge(id: string, answer: ChallengeAnswer, now: number): Promise<ChallengeAnswerOutcome>;
   getMoves(id: string): Promise<MoveRecord[]>;
   /**
    * A match, its moves and both players' current ratings (`null` for a bot with no record); null

@@ -112,14 +112,14 @@ describe('an attacker farming rating from a bot whose server is down', () => {
 });
 
 describe('a challenge', () => {
-  it('is refused with 403 matches/challenge-declined when the opponent does not accept challenges', async () => {
+  it('is refused with 409 matches/challenge-refused when the opponent does not accept challenges', async () => {
     const challenger = await registerBot(h, { name: 'asker', url: healthy.url });
     const shy = await registerBot(h, { name: 'shy', url: healthy.url, acceptsChallenges: false });
     expect((await profile(shy)).acceptsChallenges).toBe(false);
     const before = await storedKeys(h);
     const res = await challenge(challenger, { black: challenger.id, white: shy.id });
-    expect(res.status).toBe(403);
-    expect(res.body.code).toBe('matches/challenge-declined');
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('matches/challenge-refused');
     expect(await storedKeys(h)).toEqual(before);
 
     // The admin's matches are not challenges; and the bot may change its mind.

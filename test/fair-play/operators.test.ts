@@ -104,6 +104,28 @@ describe('a rated tournament', () => {
     expect(both.map((res) => res.status).sort()).toEqual([201, 403]);
   });
 
+  it('takes no bot by itself beside an entrant of its owner, whatever the addresses', async () => {
+    const account = (await request(h.app).post('/v1/accounts').send({ name: 'entering-owner' })).body;
+    const owned = async (address: string, name: string) =>
+      (
+        await request(h.app)
+          .post('/v1/bots')
+          .set('x-forwarded-for', address)
+          .set(bearer(account.token))
+          .send({ name })
+      ).body as { id: string; token: string };
+    const first = await owned('198.51.100.60', 'owned-entrant-1');
+    const second = await owned('192.0.2.60', 'owned-entrant-2');
+    const rated = await tournament(true, []);
+    expect((await enter(rated, first)).status).toBe(201);
+    const refused = await enter(rated, second);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('tournaments/same-operator');
+    // An unrated one takes both.
+    const unrated = await tournament(false, [first.id]);
+    expect((await enter(unrated, second)).status).toBe(201);
+  });
+
   it('of the gauntlet kind checks an entry against its challenger only, whom alone it plays', async () => {
     const challenger = await registerFrom('198.51.100.40', 'gauntlet-challenger');
     const g1 = await registerFrom('192.0.2.40', 'gauntlet-g1');

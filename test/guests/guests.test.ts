@@ -193,8 +193,8 @@ describe('a guest', () => {
       .post('/v1/matches')
       .set(bearer(bot.token))
       .send({ black: bot.id, white: guest.id });
-    expect(declined.status).toBe(403);
-    expect(declined.body.code).toBe('matches/challenge-declined');
+    expect(declined.status).toBe(409);
+    expect(declined.body.code).toBe('matches/challenge-refused');
     const changed = await request(h.app)
       .patch(`/v1/bots/${guest.id}`)
       .set(bearer(guest.token))

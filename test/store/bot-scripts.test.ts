@@ -13,7 +13,7 @@ beforeAll(async () => {
   scripts = {
     update: luaCommand(h.redis, UPDATE_BOT, 5),
     replace: luaCommand(h.redis, REPLACE_SECRETS, 3),
-    retire: luaCommand(h.redis, RETIRE_BOT, 6),
+    retire: luaCommand(h.redis, RETIRE_BOT, undefined),
   };
 });
 afterAll(() => h.close());
@@ -33,7 +33,7 @@ async function storedBot(name: string, tokenHash: string): Promise<string> {
     webhookSecret: null,
     createdAt: 1,
     rating: 1500,
-    acceptsChallenges: true,
+    challenges: 'accept',
   });
   return id;
 }
@@ -62,6 +62,7 @@ describe('the optimistic bot scripts', () => {
       await h.store.replaceSecrets(id, 'hash-d', null);
       const retire = () =>
         scripts.retire(
+          6,
           k.bot(id),
           k.activeBotsByName,
           k.leaderboard,

@@ -54,6 +54,7 @@ export async function createHarness(
     LOG_LEVEL: 'error',
     // Tests register many bots from one address and pair bots by hand; fair-play tests set their own.
     RATE_LIMIT_REGISTRATIONS_PER_HOUR: '100000',
+    RATE_LIMIT_ACCOUNTS_PER_HOUR: '100000',
     // Every request of a file comes from one address: at the production 300 a minute a test that
     // reads a match often met 429s. Only the rate-limit tests (ops, fair-play/limits) set limits.
     RATE_LIMIT_PER_IP: '1000000',

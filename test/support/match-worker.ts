@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { ChallengeService } from '../../src/arena/challenges.ts';
 import { systemClock } from '../../src/clock.ts';
 import { MatchWorker } from '../../src/match/worker.ts';
 import { createRedis } from '../../src/store/redis-connection.ts';
@@ -14,6 +15,7 @@ export async function matchWorkerFor(h: Harness, concurrency = 4) {
   const connection = createRedis(h.config.redis.url, 'worker');
   await connection.connect();
   const { runner, close } = runnerFor(h, { pull: pullPlayers(h) });
+  const challenges = new ChallengeService({ store: h.store, queue: h.queue, clock: h.clock });
   const worker = new MatchWorker({
     connection,
     prefix: h.prefix,
@@ -25,6 +27,9 @@ export async function matchWorkerFor(h: Harness, concurrency = 4) {
     logger: pino({ level: 'silent' }),
     lockDurationMs: 5000,
     challengeWaitMs: h.config.workers.challengeWaitMs,
+    expireChallenge: async (matchId) => {
+      await challenges.expire(matchId);
+    },
   });
   return {
     worker,

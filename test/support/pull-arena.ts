@@ -14,8 +14,11 @@ export interface PullArena {
 }
 
 /** A harness whose runner plays pull bots, its API on a loopback port, and a push bot to play them. */
-export async function startPullArena(env: Record<string, string> = {}): Promise<PullArena> {
-  const h = await createHarness(env);
+export async function startPullArena(
+  env: Record<string, string> = {},
+  options: Parameters<typeof createHarness>[1] = {},
+): Promise<PullArena> {
+  const h = await createHarness(env, options);
   const arena = runnerFor(h, { pull: pullPlayers(h) });
   const site = await serve(h);
   const pushBot = await startLoopbackBot(playsFirstLegal());

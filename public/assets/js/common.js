@@ -26,12 +26,19 @@ export class ApiError extends Error {
  * @param {{ method?: string, body?: unknown, signal?: AbortSignal }} [options]
  */
 export async function api(path, options = {}) {
-  const headers = { accept: 'application/json' };
+  const headers = { accept: 'application/json', ...(options.headers ?? {}) };
+  const method = options.method ?? 'GET';
   /** @type {RequestInit} */
-  const init = { method: options.method ?? 'GET', headers, signal: options.signal, cache: 'no-store' };
+  const init = { method, headers, signal: options.signal, cache: 'no-store' };
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     init.body = JSON.stringify(options.body);
+  }
+  // A signed-in browser's cookie goes with every call; a call that changes something must then
+  // carry the session's CSRF token, unless it names a token of its own.
+  if (method !== 'GET' && method !== 'HEAD' && headers.authorization === undefined) {
+    const csrf = await csrfToken();
+    if (csrf !== null) headers['x-csrf-token'] = csrf;
   }
   const res = await fetch(path, init);
   if (res.status === 204) return null;
@@ -42,6 +49,23 @@ export async function api(path, options = {}) {
     throw new ApiError(res.status, body, Number.isFinite(retry) ? retry : null);
   }
   return body;
+}
+
+/** @type {Promise<string | null> | null} */
+let csrfLookup = null;
+
+/** The CSRF token of this browser's session, asked once per page; null when it is not signed in. */
+function csrfToken() {
+  csrfLookup ??= fetch('/v1/session', { headers: { accept: 'application/json' }, cache: 'no-store' })
+    .then((res) => (res.status === 200 ? res.json() : null))
+    .then((session) => session?.csrfToken ?? null)
+    .catch(() => null);
+  return csrfLookup;
+}
+
+/** Forgets the session's CSRF token (after signing in or out, the next call asks again). */
+export function forgetSession() {
+  csrfLookup = null;
 }
 
 /** A short, human message for a failed call. */

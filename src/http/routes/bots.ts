@@ -86,7 +86,7 @@ export function botsRouter({
   router.post('/v1/bots', async (req, res) => {
     parse(noQuery, req.query, 'query');
     const body = parse(createBotBody, req.body, 'body');
-    const { bot, secrets } = await bots.register({ ...body, origin: clientOrigin(req) });
+    const { bot, secrets } = await bots.register({ ...body, origin: clientOrigin(req) }, principalOf(res));
     const created: CreatedBot = {
       ...present.bot(bot, { kind: 'bot', botId: bot.id }),
       ...secretsBody(secrets),

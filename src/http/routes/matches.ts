@@ -1,11 +1,18 @@
 import { Router } from 'express';
+import type { ChallengeService } from '../../arena/challenges.ts';
 import type { MatchService } from '../../arena/matches.ts';
 import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
 import type { ClientOrigin } from '../rate-limit.ts';
-import { createMatchBody, listMatchesQuery, matchIdParams } from '../schemas.ts';
+import {
+  createMatchBody,
+  declineChallengeBody,
+  listMatchesQuery,
+  matchIdParams,
+  noQuery,
+} from '../schemas.ts';
 
 /** Finished matches served from memory, about 7 kB each (a 60-move game). */
 const CACHED_FINISHED_MATCHES = 1000;
@@ -13,6 +20,7 @@ const CACHED_FINISHED_MATCHES = 1000;
 /** /v1/matches: create matches and follow them. */
 export function matchesRouter(
   matches: MatchService,
+  challenges: ChallengeService,
   present: Presenter,
   options: { readonly validated: boolean; readonly clientOrigin: ClientOrigin },
 ): Router {
@@ -62,6 +70,21 @@ export function matchesRouter(
       return { value: present.match(match, moves, null), keep: match.status === 'finished' };
     });
     sendJson(res, answer, options.validated);
+  });
+
+  router.post('/v1/matches/:matchId/accept', async (req, res) => {
+    const { matchId } = parse(matchIdParams, req.params, 'params');
+    parse(noQuery, req.query, 'query');
+    const match = await challenges.accept(principalOf(res), matchId);
+    res.json(present.match(match, [], principalOf(res)));
+  });
+
+  router.post('/v1/matches/:matchId/decline', async (req, res) => {
+    const { matchId } = parse(matchIdParams, req.params, 'params');
+    parse(noQuery, req.query, 'query');
+    const { reason } = parse(declineChallengeBody, req.body, 'body');
+    const match = await challenges.decline(principalOf(res), matchId, reason ?? 'generic');
+    res.json(present.match(match, [], principalOf(res)));
   });
 
   return router;

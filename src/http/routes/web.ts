@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
 import { ID_PATTERN } from '../../ids.ts';
@@ -27,8 +27,15 @@ export const WEB_PAGES = [
   '/matches/{matchId}',
   '/tournaments',
   '/tournaments/{tournamentId}',
+  '/my-bots',
   '/favicon.svg',
 ];
+
+/**
+ * @simplewebauthn/browser's ES modules, as the package ships them: the My bots page imports them
+ * directly (no bundler), from the arena's own origin, as its Content Security Policy wants.
+ */
+const WEBAUTHN_BROWSER_DIR = dirname(fileURLToPath(import.meta.resolve('@simplewebauthn/browser')));
 
 function sendPage(res: Response, file: string, status = 200): void {
   res.status(status).sendFile(file, {
@@ -68,6 +75,17 @@ export function webRouter(): Router {
   router.get('/matches/:matchId', page('match.html', ID_PATTERN.match, 'matchId'));
   router.get('/tournaments', page('tournaments.html'));
   router.get('/tournaments/:tournamentId', page('tournament.html', ID_PATTERN.tournament, 'tournamentId'));
+  router.get('/my-bots', page('my-bots.html'));
+  router.use(
+    '/assets/vendor/simplewebauthn',
+    express.static(WEBAUTHN_BROWSER_DIR, {
+      index: false,
+      redirect: false,
+      fallthrough: true,
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', ASSET_CACHE_CONTROL),
+    }),
+  );
   router.get('/favicon.svg', (_req, res) => {
     res.sendFile('favicon.svg', {
       root: PUBLIC_DIR,

@@ -1,0 +1,21 @@
+import { InvalidRequestError } from '../errors.ts';
+import { HOUSE_NAME_PREFIX, isHouseName } from '../house/roster.ts';
+import { GUEST_NAME_PREFIX, isGuestName } from './guests.ts';
+
+/** Names starting `house-` are the house bots' own, `guest-` the guests': nobody can pass for one. */
+export function checkName(name: string): void {
+  if (isHouseName(name)) {
+    throw new InvalidRequestError(
+      'bots/name-reserved',
+      `Names starting with "${HOUSE_NAME_PREFIX}" are reserved for the arena's house bots.`,
+      [{ path: 'body.name', message: `must not start with "${HOUSE_NAME_PREFIX}"` }],
+    );
+  }
+  if (isGuestName(name)) {
+    throw new InvalidRequestError(
+      'bots/name-reserved',
+      `Names starting with "${GUEST_NAME_PREFIX}" are reserved for guests (POST /v1/guests).`,
+      [{ path: 'body.name', message: `must not start with "${GUEST_NAME_PREFIX}"` }],
+    );
+  }
+}
