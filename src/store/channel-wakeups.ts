@@ -61,7 +61,15 @@ export class ChannelWakeups {
       subscriber.on('message', (channel: string, message: string) => {
         for (const wake of this.#channels.get(channel)?.wakes ?? []) wake(message);
       });
+      let connectedBefore = false;
       subscriber.on('ready', () => {
+        // The first connection lost nothing: each listener reads once its subscription is in
+        // place (see `listen`). Woken then too, a wait raced its own first read (two reads, one
+        // of them for nothing, in whichever order they came).
+        if (!connectedBefore) {
+          connectedBefore = true;
+          return;
+        }
         // ioredis has resent the subscriptions (before emitting 'ready'): the PING's answer comes
         // after theirs, so a message published once the listeners look again is not missed.
         const wakeAll = () => {
