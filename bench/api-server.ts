@@ -17,17 +17,17 @@ import express from 'express';
 import { pino } from 'pino';
 import { BotService } from '../src/arena/bots.ts';
 import { MatchService } from '../src/arena/matches.ts';
-import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createHttpServer } from '../src/http/server.ts';
-import { createLogger } from '../src/logger.ts';
-import { playersFor } from '../src/match/players.ts';
-import { eloRule } from '../src/match/rating-rule.ts';
-import { MatchRunner } from '../src/match/runner.ts';
-import { secureRandomBytes } from '../src/random.ts';
-import { startApi } from '../src/service.ts';
-import { deleteKeysUnder } from '../src/store/maintenance.ts';
-import type { ArenaStore } from '../src/store/store.ts';
+import { eloRule } from '../src/model/rating-rule.ts';
+import { deleteKeysUnder } from '../src/redis/maintenance.ts';
+import { playersFor } from '../src/runner/players.ts';
+import { MatchRunner } from '../src/runner/runner.ts';
+import type { Stores } from '../src/store/store.ts';
+import { systemClock } from '../src/support/clock.ts';
+import { createLogger } from '../src/support/logger.ts';
+import { secureRandomBytes } from '../src/support/random.ts';
+import { startApi } from '../src/wiring/processes.ts';
 
 const { values } = parseArgs({
   options: { serve: { type: 'string' }, bots: { type: 'string', default: '30' } },
@@ -52,9 +52,9 @@ async function serveBare(): Promise<void> {
 }
 
 /** Registers `count` pull bots and plays rated matches between house bots, so ratings differ. */
-async function seed(store: ArenaStore, count: number, config: ReturnType<typeof loadConfig>) {
+async function seed(stores: Stores, count: number, config: ReturnType<typeof loadConfig>) {
   const bots = new BotService({
-    store,
+    stores,
     clock: systemClock,
     random: secureRandomBytes,
     startingRating: config.rating.start,
@@ -66,7 +66,7 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
     pullBots.push(bot.id);
   }
   const matches = new MatchService({
-    store,
+    stores,
     queue: {
       enqueue: async () => {},
       promoteChallenges: async () => 0,
@@ -78,11 +78,11 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
     random: secureRandomBytes,
     limits: config.limits,
   });
-  const house = (await store.activeBots()).filter((bot) => bot.house !== null);
+  const house = (await stores.bots.activeBots()).filter((bot) => bot.house !== null);
   const [greedy, other] = house;
   if (!greedy || !other) throw new Error('the bench needs two house bots');
   const runner = new MatchRunner({
-    store,
+    stores,
     clock: systemClock,
     playerFor: playersFor(null as never, () => {
       throw new Error('no pull bots play here');
@@ -99,7 +99,7 @@ async function seed(store: ArenaStore, count: number, config: ReturnType<typeof 
   }
   const [black = '', white = ''] = pullBots;
   const running = await matches.create({ kind: 'admin' }, { black, white, rated: false });
-  await store.startMatch(running.id, systemClock.now());
+  await stores.matches.startMatch(running.id, systemClock.now());
   return { finishedMatchId, runningMatchId: running.id };
 }
 
@@ -120,7 +120,7 @@ async function serveReal(): Promise<void> {
   // Production logging (JSON lines at `info`, as `npm start` writes them to stdout), to a sink.
   const logger = createLogger(config, '/dev/null');
   const api = await startApi(config, logger, () => false);
-  const seeded = await seed(api.store, Number(values.bots), config);
+  const seeded = await seed(api.stores, Number(values.bots), config);
   const server = createHttpServer(api.app, config.http, logger);
   server.listen(0, '127.0.0.1', () => {
     announce({ port: (server.address() as AddressInfo).port, ...seeded });

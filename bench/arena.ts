@@ -20,21 +20,21 @@ import { parseArgs, promisify } from 'node:util';
 import { pino } from 'pino';
 import { BotService } from '../src/arena/bots.ts';
 import { BotClient } from '../src/bot-client/index.ts';
-import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import { createRedis } from '../src/connections/redis-connection.ts';
 import type { BotState } from '../src/contract/index.ts';
 import { gameFor } from '../src/game/index.ts';
-import type { Player } from '../src/match/player.ts';
-import { playersFor } from '../src/match/players.ts';
-import { eloRule } from '../src/match/rating-rule.ts';
-import { MatchRunner } from '../src/match/runner.ts';
-import { replay } from '../src/match-model/replay.ts';
+import { eloRule } from '../src/model/rating-rule.ts';
+import { replay } from '../src/model/replay.ts';
 import { botState } from '../src/protocol/state.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
-import { secureRandomBytes } from '../src/random.ts';
-import { deleteKeysUnder } from '../src/store/maintenance.ts';
-import { createRedis } from '../src/store/redis-connection.ts';
-import { RedisStore } from '../src/store/redis-store.ts';
+import { deleteKeysUnder } from '../src/redis/maintenance.ts';
+import { redisStores } from '../src/redis/redis-stores.ts';
+import type { Player } from '../src/runner/player.ts';
+import { playersFor } from '../src/runner/players.ts';
+import { MatchRunner } from '../src/runner/runner.ts';
+import { systemClock } from '../src/support/clock.ts';
+import { secureRandomBytes } from '../src/support/random.ts';
 import { benchMatchService, benchWorker } from './bench-worker.ts';
 
 const { values } = parseArgs({
@@ -100,12 +100,12 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redis.url, 'worker');
   const workerRedis = createRedis(config.redis.url, 'worker');
   await Promise.all([redis.connect(), workerRedis.connect()]);
-  const store = new RedisStore(redis, prefix);
+  const stores = redisStores(redis, prefix);
   const queue = new BullMatchQueue(workerRedis, prefix);
   const instant = await instantBots();
   const [urlA, urlB] = instant.urls;
   const bots = new BotService({
-    store,
+    stores,
     clock: systemClock,
     random: secureRandomBytes,
     startingRating: 1500,
@@ -120,21 +120,21 @@ async function main(): Promise<void> {
     throw new Error('no pull bots in the benchmark');
   };
   const runner = new MatchRunner({
-    store,
+    stores,
     clock: systemClock,
     playerFor: playersFor(client, noPull),
     rate: eloRule(config.rating),
     logger,
     onMoveTimed: ({ overheadMs }) => overheads.push(overheadMs),
   });
-  const matches = benchMatchService(store, queue, config);
+  const matches = benchMatchService(stores, queue, config);
 
   const worker = await benchWorker({
     connection: workerRedis,
     prefix,
     concurrency,
     runner,
-    store,
+    stores,
     queue,
     logger,
   });
@@ -190,8 +190,8 @@ async function main(): Promise<void> {
   async function rawRound(ids: readonly string[]): Promise<{ rate: number; cpuUsPerRequest: number }> {
     const requests: { url: string; secret: string | null; state: BotState }[] = [];
     for (const id of ids) {
-      const match = (await store.getMatch(id))!;
-      const recorded = await store.getMoves(id);
+      const match = (await stores.matches.getMatch(id))!;
+      const recorded = await stores.matches.getMoves(id);
       const rules = gameFor(match.game);
       for (let ply = 0; ply < recorded.length; ply++) {
         if (recorded[ply]!.square === 'pass') continue;
@@ -287,7 +287,7 @@ async function main(): Promise<void> {
   instant.stop();
   await queue.queue.obliterate({ force: true });
   await queue.close();
-  await store.close();
+  await stores.close();
   await deleteKeysUnder(redis, prefix);
   await redis.quit();
   await workerRedis.quit();

@@ -1,10 +1,10 @@
 import { MatchService } from '../src/arena/matches.ts';
-import { systemClock } from '../src/clock.ts';
 import type { Config } from '../src/config.ts';
-import { MatchWorker, type MatchWorkerOptions } from '../src/match/worker.ts';
+import { MatchWorker, type MatchWorkerOptions } from '../src/pool/match-worker.ts';
 import type { MatchQueue } from '../src/queue/match-queue.ts';
-import { secureRandomBytes } from '../src/random.ts';
-import type { ArenaStore } from '../src/store/store.ts';
+import type { Stores } from '../src/store/store.ts';
+import { systemClock } from '../src/support/clock.ts';
+import { secureRandomBytes } from '../src/support/random.ts';
 
 /**
  * A match worker for a benchmark, ready to take jobs: the system clock, and no reconciliation
@@ -19,9 +19,9 @@ export async function benchWorker(
 }
 
 /** The match service a bench creates its matches with, as the API builds it. */
-export function benchMatchService(store: ArenaStore, queue: MatchQueue, config: Config): MatchService {
+export function benchMatchService(stores: Stores, queue: MatchQueue, config: Config): MatchService {
   return new MatchService({
-    store,
+    stores,
     queue,
     clock: systemClock,
     random: secureRandomBytes,

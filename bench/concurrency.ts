@@ -24,15 +24,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { BotService } from '../src/arena/bots.ts';
-import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import { createRedis } from '../src/connections/redis-connection.ts';
 import { startMatchPool } from '../src/pool/match-pool.ts';
-import { LOOP_SAMPLE_MS, type PoolThreads, startPoolThreads } from '../src/pool/threads.ts';
+import { LOOP_SAMPLE_MS, type PoolThreads, startPoolThreads } from '../src/pool/pool-threads.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
-import { secureRandomBytes } from '../src/random.ts';
+import { redisStores } from '../src/redis/redis-stores.ts';
 import { openings } from '../src/reversi/index.ts';
-import { createRedis } from '../src/store/redis-connection.ts';
-import { RedisStore } from '../src/store/redis-store.ts';
+import { systemClock } from '../src/support/clock.ts';
+import { secureRandomBytes } from '../src/support/random.ts';
 import { benchMatchService } from './bench-worker.ts';
 import { percentile } from './percentile.ts';
 import { niced, privateRedis } from './private-redis.ts';
@@ -98,11 +98,11 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redis.url, 'worker', { connectionName: 'bench' });
   const queueRedis = createRedis(config.redis.url, 'worker', { connectionName: 'bench' });
   await Promise.all([redis.connect(), queueRedis.connect()]);
-  const store = new RedisStore(redis, prefix);
+  const stores = redisStores(redis, prefix);
   const queue = new BullMatchQueue(queueRedis, prefix);
   const bots = await slowBots();
   const botService = new BotService({
-    store,
+    stores,
     clock: systemClock,
     random: secureRandomBytes,
     startingRating: 1500,
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   });
   const a = await botService.register({ name: 'slow-a', url: bots.urls[0] });
   const b = await botService.register({ name: 'slow-b', url: bots.urls[1] });
-  const matches = benchMatchService(store, queue, config);
+  const matches = benchMatchService(stores, queue, config);
   // Twice the concurrency, so that the worker has a match to start whenever one ends. Each from a
   // balanced opening, as rated matchmaking plays them: the same game from the start every time
   // would end every match at once, a game's length after they all began, and start as many again.
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   // plays itself, at once, when a match starts.
   const moveCounts = async () =>
     new Map(
-      (await Promise.all(ids.map((id) => store.getMatch(id)))).map((match) => [
+      (await Promise.all(ids.map((id) => stores.matches.getMatch(id)))).map((match) => [
         match?.id ?? '',
         match?.moveCount ?? 0,
       ]),
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     for (const id of ids) {
       const from = before.get(id) ?? 0;
       if ((after.get(id) ?? 0) <= from) continue;
-      for (const move of (await store.getMoves(id)).slice(from, after.get(id)))
+      for (const move of (await stores.matches.getMoves(id)).slice(from, after.get(id)))
         if (!move.opening && move.square !== 'pass') overheads.push(move.latencyMs - latencyMs);
     }
     return overheads.sort((x, y) => x - y);

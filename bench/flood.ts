@@ -24,7 +24,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { deleteKeysUnder } from '../src/store/maintenance.ts';
+import { deleteKeysUnder } from '../src/redis/maintenance.ts';
 import { percentile } from './percentile.ts';
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
-import { redisAnswers } from '../src/store/local-redis.ts';
+import { redisAnswers } from '../src/connections/local-redis.ts';
 
 /**
  * A redis-server of the bench's own, on a free port: its CLIENT LIST is this run's alone. With

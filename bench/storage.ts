@@ -3,7 +3,7 @@
  *
  * Plays N rated matches between two house bots (greedy and random, played in-process: no HTTP),
  * from balanced openings as the matchmaker plays them (by default; `standard`: from the start),
- * through the real queue, worker, runner and store, under a throwaway key prefix, then sums
+ * through the real queue, worker, runner and stores, under a throwaway key prefix, then sums
  * `MEMORY USAGE` over every key under the prefix (the BullMQ keys are under it too) and divides by
  * N (keys with a TTL apart, as `expiringBytesPerMatch`: they go by themselves): the Redis memory one
  * finished match costs, everything the arena keeps for it (record, moves,
@@ -18,17 +18,17 @@ import { pino } from 'pino';
 import { ensureHouseBots } from '../src/arena/house-bots.ts';
 import { ARENA_OPENINGS, MatchService } from '../src/arena/matches.ts';
 import { BotClient } from '../src/bot-client/index.ts';
-import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import { createRedis } from '../src/connections/redis-connection.ts';
 import { HOUSE_BOTS } from '../src/house/roster.ts';
-import type { Player } from '../src/match/player.ts';
-import { playersFor } from '../src/match/players.ts';
-import { eloRule } from '../src/match/rating-rule.ts';
-import { MatchRunner } from '../src/match/runner.ts';
+import { eloRule } from '../src/model/rating-rule.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
-import { deleteKeysUnder } from '../src/store/maintenance.ts';
-import { createRedis } from '../src/store/redis-connection.ts';
-import { RedisStore } from '../src/store/redis-store.ts';
+import { deleteKeysUnder } from '../src/redis/maintenance.ts';
+import { redisStores } from '../src/redis/redis-stores.ts';
+import type { Player } from '../src/runner/player.ts';
+import { playersFor } from '../src/runner/players.ts';
+import { MatchRunner } from '../src/runner/runner.ts';
+import { systemClock } from '../src/support/clock.ts';
 import { benchWorker } from './bench-worker.ts';
 
 const { values } = parseArgs({
@@ -61,9 +61,9 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redis.url, 'worker');
   const workerRedis = createRedis(config.redis.url, 'worker');
   await Promise.all([redis.connect(), workerRedis.connect()]);
-  const store = new RedisStore(redis, prefix);
+  const stores = redisStores(redis, prefix);
   const queue = new BullMatchQueue(workerRedis, prefix);
-  await ensureHouseBots(store, { now: Date.now(), random: randomBytes, startingRating: 1500 });
+  await ensureHouseBots(stores, { now: Date.now(), random: randomBytes, startingRating: 1500 });
   const random = HOUSE_BOTS.find((bot) => bot.engine === 'random')!.id;
   const greedy = HOUSE_BOTS.find((bot) => bot.engine === 'greedy')!.id;
 
@@ -72,14 +72,14 @@ async function main(): Promise<void> {
     throw new Error('no pull bots in the benchmark');
   };
   const runner = new MatchRunner({
-    store,
+    stores,
     clock: systemClock,
     playerFor: playersFor(client, noPull),
     rate: eloRule(config.rating),
     logger,
   });
   const matches = new MatchService({
-    store,
+    stores,
     queue,
     clock: systemClock,
     random: randomBytes,
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     prefix,
     concurrency,
     runner,
-    store,
+    stores,
     queue,
     logger,
   });
@@ -113,9 +113,9 @@ async function main(): Promise<void> {
   await done;
   const seconds = (performance.now() - started) / 1000;
   await worker.close(1000);
-  await store.close();
+  await stores.close();
 
-  const finished = await redis.zcard(store.keys.matches('finished'));
+  const finished = await redis.zcard(stores.keys.matches('finished'));
   const byKind = new Map<string, { keys: number; bytes: number }>();
   let total = 0;
   // Keys with a TTL (a finished match's spectator stream, kept 2 minutes) are not what the arena

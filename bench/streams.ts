@@ -31,8 +31,8 @@ import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
-import { startApi } from '../src/service.ts';
-import { RedisPullStore } from '../src/store/redis-pull-store.ts';
+import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
+import { startApi } from '../src/wiring/processes.ts';
 import { percentile } from './percentile.ts';
 import { privateRedis } from './private-redis.ts';
 

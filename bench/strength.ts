@@ -16,16 +16,16 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { MatchService } from '../src/arena/matches.ts';
-import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import { createRedis } from '../src/connections/redis-connection.ts';
 import { ArenaScheduler } from '../src/matchmaking/scheduler.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
-import { seededRandom } from '../src/random.ts';
 import { bradleyTerryFromColumns } from '../src/rating/bradley-terry.ts';
-import { deleteKeysUnder } from '../src/store/maintenance.ts';
-import { createRedis } from '../src/store/redis-connection.ts';
-import { RedisPullStore } from '../src/store/redis-pull-store.ts';
-import { RedisStore } from '../src/store/redis-store.ts';
+import { deleteKeysUnder } from '../src/redis/maintenance.ts';
+import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
+import { redisStores } from '../src/redis/redis-stores.ts';
+import { systemClock } from '../src/support/clock.ts';
+import { seededRandom } from '../src/support/random.ts';
 
 const { values } = parseArgs({
   options: {
@@ -125,15 +125,15 @@ try {
   const pairings = seeded.size;
   // A worker's heap holds none of this: kept, its collection would show up as loop delay below.
   seeded.clear();
-  const store = new RedisStore(redis, prefix);
+  const stores = redisStores(redis, prefix);
   const queue = new BullMatchQueue(redis, config.redis.prefix);
   const scheduler = new ArenaScheduler({
     connection: redis,
     config,
-    store,
+    stores,
     pull: new RedisPullStore(redis, prefix),
     matches: new MatchService({
-      store,
+      stores,
       queue,
       clock: systemClock,
       random: () => Buffer.alloc(0),
@@ -155,7 +155,7 @@ try {
   const scratch = await delayDuring(() => scheduler.recomputeStrength());
   // What no longer runs on this thread: reading the tallies (HSCAN batches) into columns. Last,
   // so that the garbage it leaves is not collected during a fit above.
-  const reading = await delayDuring(() => store.ratedTallies());
+  const reading = await delayDuring(() => stores.ratings.ratedTallies());
   const line: Record<string, unknown> = {
     bots,
     results,
@@ -171,7 +171,7 @@ try {
     // The old way at a smaller size: read the tallies, then fit on this thread.
     await redis.del(keys.tallies);
     await write(seed(onLoopBots, Math.round((results * onLoopBots) / bots), 2), onLoopBots);
-    const tallies = await store.ratedTallies();
+    const tallies = await stores.ratings.ratedTallies();
     const onLoop = await delayDuring(async () => bradleyTerryFromColumns(tallies));
     line.onLoop = { bots: onLoopBots, iterations: onLoop.answer.iterations, ...onLoop.delay };
   }

@@ -18,13 +18,13 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { type BotKind, chooser, playGame, seededRandom, startBot } from '../examples/bots/index.ts';
 import { BotService } from '../src/arena/bots.ts';
-import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
+import { createRedis } from '../src/connections/redis-connection.ts';
 import { startMatchPool } from '../src/pool/match-pool.ts';
+import { deleteKeysUnder } from '../src/redis/maintenance.ts';
+import { redisStores } from '../src/redis/redis-stores.ts';
 import { DEFAULT_RULES } from '../src/reversi/index.ts';
-import { deleteKeysUnder } from '../src/store/maintenance.ts';
-import { createRedis } from '../src/store/redis-connection.ts';
-import { RedisStore } from '../src/store/redis-store.ts';
+import { systemClock } from '../src/support/clock.ts';
 
 const { values } = parseArgs({
   options: {
@@ -162,9 +162,9 @@ async function simulate(mode: Mode, truth: Map<string, number>): Promise<RunSumm
   });
   const redis = createRedis(config.redis.url, 'worker');
   await redis.connect();
-  const store = new RedisStore(redis, prefix);
+  const stores = redisStores(redis, prefix);
   const bots = new BotService({
-    store,
+    stores,
     clock: systemClock,
     random: (size) => randomBytes(size),
     startingRating: config.rating.start,
@@ -186,8 +186,8 @@ async function simulate(mode: Mode, truth: Map<string, number>): Promise<RunSumm
   let lastPrinted = -1;
   while (finished < maxMatches && performance.now() - started < maxSeconds * 1000) {
     await new Promise((done) => setTimeout(done, 500));
-    finished = (await store.matchIdsInStatus('finished', 100_000)).length;
-    const board = await store.leaderboard(0, 100);
+    finished = (await stores.matches.matchIdsInStatus('finished', 100_000)).length;
+    const board = await stores.ratings.leaderboard(0, 100);
     const eloOrder = board.rows.map((row) => names.get(row.bot.id) ?? '?');
     const btOrder = [...board.rows]
       .filter((row) => row.strength !== null)
@@ -221,7 +221,7 @@ async function simulate(mode: Mode, truth: Map<string, number>): Promise<RunSumm
   await workers.close();
   await Promise.all(running.map((bot) => bot.close()));
   await deleteKeysUnder(redis, prefix);
-  await store.close();
+  await stores.close();
   await redis.quit();
   return { mode, finished, seconds, firstAt, stableFrom };
 }

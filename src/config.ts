@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { usableCores } from './machine.ts';
-import { StartupError } from './startup-error.ts';
+import { usableCores } from './support/machine.ts';
+import { StartupError } from './support/startup-error.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -305,7 +305,7 @@ export interface Config {
     readonly concurrency: number;
     /** 0: matches are played on the process' own thread. */
     readonly threads: number;
-    /** 0: answers are handled as they come (see src/match/pacer.ts). */
+    /** 0: answers are handled as they come (see src/runner/pacer.ts). */
     readonly turnSliceMs: number;
     readonly threadYoungGenerationMb: number;
     readonly lockDurationMs: number;

@@ -6,13 +6,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { loadConfig } from './config.ts';
+import { ensureRedis } from './connections/local-redis.ts';
 import { metricsApp } from './http/routes/ops.ts';
 import { createHttpServer, openFileLimit } from './http/server.ts';
 import { drainOnClose } from './http/shutdown.ts';
-import { createLogger } from './logger.ts';
-import { startApi, startWorkers, stopRequested } from './service.ts';
-import { StartupError } from './startup-error.ts';
-import { ensureRedis } from './store/local-redis.ts';
+import { createLogger } from './support/logger.ts';
+import { StartupError } from './support/startup-error.ts';
+import { startApi, startWorkers, stopRequested } from './wiring/processes.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -13,48 +13,47 @@ import { describe, expect, it } from 'vitest';
 const FLOORS: readonly (readonly string[])[] = [
   // The rules engine, the rating maths and the types generated from openapi.yaml: no I/O, no packages.
   ['src/reversi', 'src/rating', 'src/contract'],
-  // The game seam: the Game interface, the registry by id and Reversi's module. It wraps the engine
-  // (so it stands above it) and is pure like it, so every layer that plays or shows a match (the
-  // store's codec, the protocol, the match model, the runner, the arena) can ask a game its rules.
-  // src/tournament plans schedules, Swiss pairings and standings, and fits strengths with src/rating.
+  // The game seam (the Game interface, the registry by id, Reversi's module) wraps the engine and is
+  // pure like it; src/tournament plans schedules, Swiss pairings and standings with src/rating.
   ['src/game', 'src/tournament'],
-  // What the machine offers a process (its usable cores), read by the configuration's defaults, and
-  // the error a process cannot start with, which a bad configuration is.
-  ['src/machine', 'src/startup-error'],
-  // Leaves: each imports no other layer but the machine's.
-  [
-    'src/clock',
-    'src/random',
-    'src/errors',
-    'src/faults',
-    'src/config',
-    'src/game-description',
-    'src/threads',
-    'src/bounded-map',
-    'src/project-root',
-  ],
-  // src/standings plans what a finished match does to its bots, from records (the store writes the plan).
-  ['src/ids', 'src/logger', 'src/net', 'src/queue', 'src/standings'],
-  // The house bots' choosers; the records and the Redis store.
-  ['src/house', 'src/store'],
-  // The wire as bots see it (from records and positions), and the client that calls push bots.
-  ['src/protocol', 'src/bot-client'],
-  // A match from its record: replay, time banks, the state a side sees, judging an answer.
-  ['src/match-model'],
+  // What any process needs and no domain knows of: clocks, randomness, ids, the machine, the logger.
+  ['src/support'],
+  // The configuration, read from the environment once per process.
+  ['src/config'],
+  // The domain model: records, errors, faults, what a finished match does to its bots, replay.
+  ['src/model'],
+  // The wire as bots see it (state, GGF), and the house bots' choosers.
+  ['src/protocol', 'src/house'],
+  // The store's interfaces, one per aggregate: what the services need, in the model's terms.
+  ['src/store'],
+  // Connections and waits on Redis; which addresses a bot may have.
+  ['src/connections', 'src/net'],
+  // The adapters: Redis stores with their scripts and codecs, the BullMQ queue, the push-bot client.
+  ['src/redis', 'src/queue', 'src/bot-client'],
   // What a worker plays, and what the arena does for its callers.
-  ['src/match', 'src/arena'],
-  // Who plays whom, and the HTTP API; then the composition roots and the programs.
+  ['src/runner', 'src/arena'],
+  // Who plays whom, and the HTTP API.
   ['src/matchmaking', 'src/http'],
   // A process' match workers: one pool on this thread, or pools on threads of their own.
   ['src/pool'],
-  ['src/service'],
+  // The composition roots: one place that wires each kind of process.
+  ['src/wiring'],
   ['src/main', 'workers'],
   ['src/demo', 'examples'],
   ['scripts', 'bench'],
 ];
 
 /** Layers that import no package at all, not even node: built-ins. */
-const PURE = ['src/reversi', 'src/rating', 'src/contract', 'src/standings', 'src/game', 'src/tournament'];
+const PURE = [
+  'src/reversi',
+  'src/rating',
+  'src/contract',
+  'src/game',
+  'src/tournament',
+  'src/model',
+  'src/protocol',
+  'src/store',
+];
 
 const SCANNED = ['src', 'workers', 'examples', 'scripts', 'bench'];
 
@@ -68,7 +67,7 @@ interface Import {
   readonly to: string;
 }
 
-/** `src/match/runner.ts` -> `src/match`, `src/config.ts` -> `src/config`, `workers/main.ts` -> `workers`. */
+/** `src/runner/runner.ts` -> `src/match`, `src/config.ts` -> `src/config`, `workers/main.ts` -> `workers`. */
 function layerOf(path: string): string {
   const [top, second, ...rest] = path.split('/');
   if (top !== 'src' || second === undefined) return top!;
@@ -126,7 +125,7 @@ describe('the layers', () => {
     expect(imports.map(violation).filter((found) => found !== null)).toEqual([]);
   });
 
-  it('keep the engine, the rating maths, the contract, the standings, the game seam and the tournament core free of packages, node: built-ins included', () => {
+  it('keep the engine, the rating maths, the contract, the game seam, the tournament core, the model and the protocol free of packages, node: built-ins included', () => {
     const packages = files
       .filter((file) => PURE.includes(layerOf(file)))
       .flatMap((file) => specifiersOf(file).map((specifier) => ({ file, specifier })))
@@ -136,12 +135,12 @@ describe('the layers', () => {
 
   describe('the rule itself', () => {
     it('refuses an import up a floor', () => {
-      expect(violation({ from: 'src/store/redis-store.ts', to: 'src/http/problem.ts' })).toMatch(/above/);
+      expect(violation({ from: 'src/redis/redis-bot-store.ts', to: 'src/http/problem.ts' })).toMatch(/above/);
     });
 
     it('refuses an import between layers on one floor, so two folders never import each other', () => {
-      expect(violation({ from: 'src/match/runner.ts', to: 'src/arena/pull.ts' })).toMatch(/share floor/);
-      expect(violation({ from: 'src/arena/pull.ts', to: 'src/match/runner.ts' })).toMatch(/share floor/);
+      expect(violation({ from: 'src/runner/runner.ts', to: 'src/arena/pull.ts' })).toMatch(/share floor/);
+      expect(violation({ from: 'src/arena/pull.ts', to: 'src/runner/runner.ts' })).toMatch(/share floor/);
     });
 
     it('refuses an import of test/', () => {
@@ -150,7 +149,7 @@ describe('the layers', () => {
 
     it('allows an import down a floor and within a layer', () => {
       expect(violation({ from: 'src/http/app.ts', to: 'src/arena/bots.ts' })).toBeNull();
-      expect(violation({ from: 'src/match/runner.ts', to: 'src/match/player.ts' })).toBeNull();
+      expect(violation({ from: 'src/runner/runner.ts', to: 'src/runner/player.ts' })).toBeNull();
     });
   });
 });

@@ -3,9 +3,9 @@
  * as you like against the same Redis: they share one queue.
  */
 import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
-import { startWorkers, stopRequested } from '../src/service.ts';
-import { StartupError } from '../src/startup-error.ts';
+import { createLogger } from '../src/support/logger.ts';
+import { StartupError } from '../src/support/startup-error.ts';
+import { startWorkers, stopRequested } from '../src/wiring/processes.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,10 +1,10 @@
-import type { Clock, RandomBytes } from '../clock.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { ConflictError, NotFoundError } from '../model/errors.ts';
+import type { AccountRecord, BotRecord, Fault, MatchRecord } from '../model/records.ts';
 import type { AccountStore } from '../store/account-store.ts';
-import type { AccountRecord, BotRecord, Fault, MatchRecord } from '../store/records.ts';
 import type { SignInStore } from '../store/sign-in-store.ts';
-import type { ArenaStore } from '../store/store.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
+import { newId } from '../support/ids.ts';
 import { checkName } from './names.ts';
 import { type Principal, requireAccount } from './principal.ts';
 import { hashToken, newAccountToken } from './secrets.ts';
@@ -13,7 +13,7 @@ export interface AccountServiceDeps {
   readonly accounts: AccountStore;
   /** What the account signs in with, forgotten when it closes. */
   readonly signIns: Pick<SignInStore, 'forgetAccount'>;
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots' | 'matches'>;
   readonly clock: Clock;
   readonly random: RandomBytes;
 }
@@ -54,12 +54,12 @@ export class AccountService {
 
   /** Every bot the calling account registered, newest first, each with its last fault. */
   async bots(principal: Principal | null): Promise<OwnedBot[]> {
-    const { accounts, store } = this.deps;
+    const { accounts, stores } = this.deps;
     const ids = await accounts.ownedBotIds(requireAccount(principal));
-    const bots = (await store.getBots(ids)).filter((bot): bot is BotRecord => bot !== null);
+    const bots = (await stores.bots.getBots(ids)).filter((bot): bot is BotRecord => bot !== null);
     return Promise.all(
       bots.map(async (bot) => {
-        const match = bot.lastFault === null ? null : await store.getMatch(bot.lastFault.matchId);
+        const match = bot.lastFault === null ? null : await stores.matches.getMatch(bot.lastFault.matchId);
         const fault = match?.result?.fault;
         return { bot, lastFault: match && fault ? { match, fault } : null };
       }),
@@ -83,9 +83,10 @@ export class AccountService {
    */
   async close(principal: Principal | null): Promise<void> {
     const id = requireAccount(principal);
-    const { accounts, store } = this.deps;
+    const { accounts, stores } = this.deps;
     for (let attempt = 0; attempt < CLOSE_ATTEMPTS; attempt++) {
-      for (const botId of await accounts.ownedBotIds(id, { activeOnly: true })) await store.retireBot(botId);
+      for (const botId of await accounts.ownedBotIds(id, { activeOnly: true }))
+        await stores.bots.retireBot(botId);
       const outcome = await accounts.closeAccount(id);
       if (outcome === 'not-found') throw notFound(id);
       if (outcome === 'closed') {

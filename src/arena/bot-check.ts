@@ -1,19 +1,19 @@
 import type { BotClient } from '../bot-client/index.ts';
-import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { BotCheck } from '../contract/index.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
 import { gameFor } from '../game/index.ts';
 import { HOUSE_BOTS } from '../house/roster.ts';
-import { newId } from '../ids.ts';
-import { judgeAnswer } from '../match-model/judge.ts';
+import { ConflictError, NotFoundError } from '../model/errors.ts';
+import { judgeAnswer } from '../model/judge.ts';
+import type { MatchRecord } from '../model/records.ts';
 import { botState } from '../protocol/state.ts';
-import type { MatchRecord } from '../store/records.ts';
-import type { ArenaStore } from '../store/store.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
+import { newId } from '../support/ids.ts';
 import { ARENA_GAME, ratedRules } from './matches.ts';
 
 export interface BotCheckDeps {
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots'>;
   readonly client: Pick<BotClient, 'callBot'>;
   readonly clock: Clock;
   readonly random: RandomBytes;
@@ -32,8 +32,8 @@ export class BotChecker {
   constructor(private readonly deps: BotCheckDeps) {}
 
   async check(botId: string): Promise<BotCheck> {
-    const { store, client, clock, random, limits } = this.deps;
-    const bot = await store.getBot(botId);
+    const { stores, client, clock, random, limits } = this.deps;
+    const bot = await stores.bots.getBot(botId);
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${botId}.`);
     if (bot.url === null) {
       throw new ConflictError(

@@ -1,16 +1,17 @@
-import type { Clock, RandomBytes } from '../clock.ts';
-import { ConflictError, InvalidRequestError, NotFoundError, PermissionError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, PermissionError } from '../model/errors.ts';
+import type { BotRecord, ChallengePolicy, Page, PlayerRef, RatingHistoryEntry } from '../model/records.ts';
 import { ipLiteralHost, isPublicAddress } from '../net/address-policy.ts';
 import type { AccountStore } from '../store/account-store.ts';
-import type { BotRecord, ChallengePolicy, Page, PlayerRef, RatingHistoryEntry } from '../store/records.ts';
-import type { ArenaStore, BotQuery } from '../store/store.ts';
+import type { BotQuery } from '../store/bot-store.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
+import { newId } from '../support/ids.ts';
 import { checkName } from './names.ts';
 import { type Principal, requireActorFor, requireAdmin } from './principal.ts';
 import { hashToken, newBotToken, newWebhookSecret } from './secrets.ts';
 
 export interface BotServiceDeps {
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots' | 'ratings'>;
   /** Where owners are read; without it (the benches), bots are registered without owners. */
   readonly accounts?: Pick<AccountStore, 'getAccount'>;
   /** The most active bots one account may have. */
@@ -67,7 +68,7 @@ export class BotService {
     bot: BotRecord;
     secrets: BotSecrets;
   }> {
-    const { store, clock, random } = this.deps;
+    const { stores, clock, random } = this.deps;
     checkName(input.name);
     const owner = await this.#ownerOf(principal);
     const url = input.url === undefined ? null : this.checkUrl(input.url);
@@ -77,7 +78,7 @@ export class BotService {
     };
     const now = clock.now();
     const id = newId('bot', now, random);
-    await store.createBot(
+    await stores.bots.createBot(
       {
         id,
         name: input.name,
@@ -108,17 +109,17 @@ export class BotService {
   }
 
   async get(id: string): Promise<BotRecord> {
-    const bot = await this.deps.store.getBot(id);
+    const bot = await this.deps.stores.bots.getBot(id);
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
     return bot;
   }
 
   ratingHistory(id: string, limit: number): Promise<RatingHistoryEntry[]> {
-    return this.deps.store.ratingHistory(id, limit);
+    return this.deps.stores.ratings.ratingHistory(id, limit);
   }
 
   list(query: BotQuery): Promise<Page<BotRecord>> {
-    return this.deps.store.listBots(query);
+    return this.deps.stores.bots.listBots(query);
   }
 
   async update(
@@ -139,7 +140,7 @@ export class BotService {
     // A change never lifts a pause: a bot that faults on purpose would send one to be paired again.
     const { acceptsChallenges: _alias, ...rest } = changes;
     const challenges = challengePolicy(changes);
-    const bot = await this.deps.store.updateBot(id, {
+    const bot = await this.deps.stores.bots.updateBot(id, {
       ...rest,
       url,
       webhookSecret,
@@ -149,17 +150,17 @@ export class BotService {
     return { bot, webhookSecret: webhookSecret ?? null };
   }
 
-  /** The admin ends a bot's matchmaking pause now; nobody else may (see src/standings/pause.ts). */
+  /** The admin ends a bot's matchmaking pause now; nobody else may (see src/model/pause.ts). */
   async liftPause(principal: Principal | null, id: string): Promise<BotRecord> {
     requireAdmin(principal);
-    const bot = await this.deps.store.endPause(id, this.deps.clock.now());
+    const bot = await this.deps.stores.bots.endPause(id, this.deps.clock.now());
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
     return bot;
   }
 
   async retire(principal: Principal | null, id: string): Promise<void> {
     requireActorFor(principal, await this.get(id), 'retire this bot');
-    await this.deps.store.retireBot(id);
+    await this.deps.stores.bots.retireBot(id);
   }
 
   /** New secrets for a bot: its own token, the admin, or its owner, who so recovers a lost token. */
@@ -172,7 +173,11 @@ export class BotService {
       webhookSecret: bot.url === null ? null : newWebhookSecret(this.deps.random),
     };
     // Checked in the same script that writes the token: a bot retired meanwhile stays without one.
-    const outcome = await this.deps.store.replaceSecrets(id, hashToken(secrets.token), secrets.webhookSecret);
+    const outcome = await this.deps.stores.bots.replaceSecrets(
+      id,
+      hashToken(secrets.token),
+      secrets.webhookSecret,
+    );
     if (outcome === 'not-found') throw new NotFoundError('bots/not-found', `No bot has the id ${id}.`);
     if (outcome === 'retired') {
       throw new ConflictError('bots/retired', 'A retired bot gets no new token: register a new bot instead.');

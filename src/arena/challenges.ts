@@ -1,17 +1,17 @@
 import type { Logger } from 'pino';
 import type { BotClient } from '../bot-client/index.ts';
-import type { Clock } from '../clock.ts';
 import type { components } from '../contract/index.ts';
-import { ConflictError, NotFoundError, PermissionError } from '../errors.ts';
+import { ConflictError, NotFoundError, PermissionError } from '../model/errors.ts';
+import { type BotRecord, type DeclineReason, type MatchRecord, queueClassOf } from '../model/records.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
-import { challengedOf } from '../store/active-sets.ts';
-import type { ChallengeAnswer } from '../store/challenge-answers.ts';
-import { type BotRecord, type DeclineReason, type MatchRecord, queueClassOf } from '../store/records.ts';
-import { type ArenaStore, challengerOf } from '../store/store.ts';
+import type { ChallengeAnswer } from '../store/match-store.ts';
+import { challengedOf, challengerOf } from '../store/match-store.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock } from '../support/clock.ts';
 import { actsFor, type Principal } from './principal.ts';
 
 export interface ChallengeServiceDeps {
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots' | 'matches'>;
   readonly queue: MatchQueue;
   readonly clock: Clock;
   /** Calls push bots that ask for their challenges; without it they answer through the API alone. */
@@ -49,17 +49,21 @@ export class ChallengeService {
    * call ended it. One answered meanwhile is left as it is.
    */
   async expire(matchId: string): Promise<boolean> {
-    const match = await this.deps.store.getMatch(matchId);
+    const match = await this.deps.stores.matches.getMatch(matchId);
     if (match?.status !== 'pending') return false;
     if (match.answerBy !== undefined && this.deps.clock.now() < match.answerBy) return false;
-    const outcome = await this.deps.store.answerChallenge(matchId, { kind: 'expire' }, this.deps.clock.now());
+    const outcome = await this.deps.stores.matches.answerChallenge(
+      matchId,
+      { kind: 'expire' },
+      this.deps.clock.now(),
+    );
     return outcome.answered;
   }
 
   /** Expires every pending challenge past its time: the backstop of the delayed jobs. */
   async expireOverdue(): Promise<number> {
     let expired = 0;
-    for (const id of await this.deps.store.matchIdsInStatus('pending', SWEPT_AT_ONCE)) {
+    for (const id of await this.deps.stores.matches.matchIdsInStatus('pending', SWEPT_AT_ONCE)) {
       if (await this.expire(id)) expired++;
     }
     return expired;
@@ -71,11 +75,11 @@ export class ChallengeService {
    * answer through the API. Runs in the background: the challenge was answered 202 already.
    */
   askPushBot(match: MatchRecord, target: BotRecord): void {
-    const { client, clock, store, logger } = this.deps;
+    const { client, clock, stores, logger } = this.deps;
     if (client === undefined || target.url === null || match.answerBy === undefined) return;
     const call = async () => {
       const challengerId = challengerOf(match);
-      const challenger = challengerId === null ? null : await store.getBot(challengerId);
+      const challenger = challengerId === null ? null : await stores.bots.getBot(challengerId);
       if (challenger === null) return;
       const asked: components['schemas']['ChallengeCall'] = {
         type: 'challenge',
@@ -115,11 +119,11 @@ export class ChallengeService {
   }
 
   async #answer(principal: Principal | null, matchId: string, answer: ChallengeAnswer): Promise<MatchRecord> {
-    const { store, clock } = this.deps;
-    const match = await store.getMatch(matchId);
+    const { stores, clock } = this.deps;
+    const match = await stores.matches.getMatch(matchId);
     if (match === null) throw new NotFoundError('matches/not-found', `No match has the id ${matchId}.`);
     const challenger = challengerOf(match);
-    const target = challenger === null ? null : await store.getBot(challengedOf(match, challenger));
+    const target = challenger === null ? null : await stores.bots.getBot(challengedOf(match, challenger));
     if (target === null || !actsFor(principal, target)) {
       throw new PermissionError(
         'matches/not-challenged',
@@ -135,8 +139,8 @@ export class ChallengeService {
 
   /** Applies an answer once; an accepted challenge is queued as challenges are. */
   async #apply(matchId: string, answer: ChallengeAnswer): Promise<MatchRecord> {
-    const { store, queue, clock } = this.deps;
-    const outcome = await store.answerChallenge(matchId, answer, clock.now());
+    const { stores, queue, clock } = this.deps;
+    const outcome = await stores.matches.answerChallenge(matchId, answer, clock.now());
     if (!outcome.answered) {
       if (outcome.match === null)
         throw new NotFoundError('matches/not-found', `No match has the id ${matchId}.`);
@@ -144,7 +148,7 @@ export class ChallengeService {
     }
     const { match } = outcome;
     if (match.status === 'queued') {
-      const players = await store.getBots([match.black.id, match.white.id]);
+      const players = await stores.bots.getBots([match.black.id, match.white.id]);
       // Stored as queued: should the queue not answer now, the workers' reconcile queues it.
       await queue.enqueue(match.id, queueClassOf(match, players)).catch(() => {});
     }

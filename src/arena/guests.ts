@@ -1,8 +1,8 @@
-import type { Clock, RandomBytes } from '../clock.ts';
-import { ConflictError } from '../errors.ts';
-import { newId } from '../ids.ts';
-import type { BotRecord } from '../store/records.ts';
-import type { ArenaStore } from '../store/store.ts';
+import { ConflictError } from '../model/errors.ts';
+import type { BotRecord } from '../model/records.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
+import { newId } from '../support/ids.ts';
 import type { BotSecrets } from './bots.ts';
 import { hashToken, newBotToken } from './secrets.ts';
 
@@ -20,7 +20,7 @@ const NAME_BYTES = 4;
 const NAME_ATTEMPTS = 5;
 
 export interface GuestServiceDeps {
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots' | 'guests' | 'matches'>;
   readonly clock: Clock;
   readonly random: RandomBytes;
   readonly startingRating: number;
@@ -42,14 +42,14 @@ export class GuestService {
    * const { bot, secrets } = await guests.register(); // bot.name: 'guest-3fa09c1e'
    */
   async register(): Promise<{ bot: BotRecord; secrets: BotSecrets }> {
-    const { store, clock, random } = this.deps;
+    const { stores, clock, random } = this.deps;
     const token = newBotToken(random);
     const now = clock.now();
     const id = newId('bot', now, random);
     for (let attempt = 1; ; attempt++) {
       const name = `${GUEST_NAME_PREFIX}${Buffer.from(random(NAME_BYTES)).toString('hex')}`;
       try {
-        await store.createBot({
+        await stores.bots.createBot({
           id,
           name,
           description: null,
@@ -66,7 +66,7 @@ export class GuestService {
         if (!(error instanceof ConflictError) || attempt >= NAME_ATTEMPTS) throw error;
       }
     }
-    const bot = await store.getBot(id);
+    const bot = await stores.bots.getBot(id);
     if (bot === null) throw new Error(`guest ${id} vanished as it was registered`);
     return { bot, secrets: { token, webhookSecret: null } };
   }
@@ -87,39 +87,42 @@ const SWEEP_BATCH = 200;
  * await sweepIdleGuests(store, { now: Date.now(), ttlMs: 24 * 3_600_000 });
  */
 export async function sweepIdleGuests(
-  store: ArenaStore,
+  stores: Pick<Stores, 'bots' | 'guests' | 'matches'>,
   options: { readonly now: number; readonly ttlMs: number },
 ): Promise<string[]> {
   const cutoff = options.now - options.ttlMs;
-  const ids = await store.guestsIdleSince(cutoff, SWEEP_BATCH);
+  const ids = await stores.guests.guestsIdleSince(cutoff, SWEEP_BATCH);
   if (ids.length === 0) return [];
-  const [bots, active] = await Promise.all([store.getBots(ids), store.activeMatchCounts(ids)]);
+  const [bots, active] = await Promise.all([stores.bots.getBots(ids), stores.matches.activeMatchCounts(ids)]);
   const retired: string[] = [];
   for (const [i, id] of ids.entries()) {
     const bot = bots[i];
     if (bot === null || bot === undefined) continue;
     if (bot.status === 'retired') {
-      await store.retireGuest(id); // retired by itself (DELETE) and still in the set: off it now
+      await stores.guests.retireGuest(id); // retired by itself (DELETE) and still in the set: off it now
       continue;
     }
     if ((active[i] ?? 0) > 0) {
-      await store.touchGuest(id, options.now);
+      await stores.guests.touchGuest(id, options.now);
       continue;
     }
-    const lastSeen = await lastPlayedAt(store, bot);
+    const lastSeen = await lastPlayedAt(stores, bot);
     if (lastSeen > cutoff) {
-      await store.touchGuest(id, lastSeen);
+      await stores.guests.touchGuest(id, lastSeen);
       continue;
     }
-    await store.retireGuest(id);
+    await stores.guests.retireGuest(id);
     retired.push(id);
   }
   return retired;
 }
 
 /** When a guest last played: its newest match's end (or start), else when it was registered. */
-async function lastPlayedAt(store: ArenaStore, bot: BotRecord): Promise<number> {
-  const { items } = await store.listMatches({ botId: bot.id, limit: 1 });
+async function lastPlayedAt(
+  stores: Pick<Stores, 'bots' | 'guests' | 'matches'>,
+  bot: BotRecord,
+): Promise<number> {
+  const { items } = await stores.matches.listMatches({ botId: bot.id, limit: 1 });
   const newest = items[0];
   if (newest === undefined) return bot.createdAt;
   return Math.max(bot.createdAt, newest.finishedAt ?? newest.startedAt ?? newest.createdAt);

@@ -1,7 +1,7 @@
-import type { RandomBytes } from '../clock.ts';
-import { ConflictError } from '../errors.ts';
 import { HOUSE_BOTS } from '../house/roster.ts';
-import type { ArenaStore } from '../store/store.ts';
+import { ConflictError } from '../model/errors.ts';
+import type { Stores } from '../store/store.ts';
+import type { RandomBytes } from '../support/clock.ts';
 import { hashToken, newBotToken } from './secrets.ts';
 
 /**
@@ -12,16 +12,16 @@ import { hashToken, newBotToken } from './secrets.ts';
  * nobody can act as a house bot, and a retired one stays retired.
  */
 export async function ensureHouseBots(
-  store: ArenaStore,
+  stores: Pick<Stores, 'bots'>,
   deps: { readonly now: number; readonly random: RandomBytes; readonly startingRating: number },
 ): Promise<{ registered: string[]; nameTaken: string[] }> {
-  const existing = await store.getBots(HOUSE_BOTS.map((bot) => bot.id));
+  const existing = await stores.bots.getBots(HOUSE_BOTS.map((bot) => bot.id));
   const registered: string[] = [];
   const nameTaken: string[] = [];
   for (const [i, house] of HOUSE_BOTS.entries()) {
     if (existing[i] !== null) continue;
     try {
-      await store.createBot({
+      await stores.bots.createBot({
         id: house.id,
         name: house.name,
         description: house.description,
@@ -37,7 +37,7 @@ export async function ensureHouseBots(
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // Either another process registered it a moment ago, or someone else has the name.
-      if ((await store.getBot(house.id)) === null) nameTaken.push(house.name);
+      if ((await stores.bots.getBot(house.id)) === null) nameTaken.push(house.name);
     }
   }
   return { registered, nameTaken };

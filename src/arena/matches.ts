@@ -1,6 +1,6 @@
-import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { components } from '../contract/index.ts';
+import { type ReversiOptions, reversi } from '../game/index.ts';
 import {
   ConflictError,
   InvalidRequestError,
@@ -8,13 +8,8 @@ import {
   PermissionError,
   RateLimitedError,
   type ValidationIssue,
-} from '../errors.ts';
-import { type ReversiOptions, reversi } from '../game/index.ts';
-import { newId } from '../ids.ts';
-import type { MatchQueue } from '../queue/match-queue.ts';
-import { type Opening, openings, RulesError } from '../reversi/index.ts';
-import { isPausedAt } from '../standings/pause.ts';
-import type { BotAnnouncement } from '../store/bot-events.ts';
+} from '../model/errors.ts';
+import { isPausedAt } from '../model/pause.ts';
 import {
   type BotRecord,
   type MatchRecord,
@@ -22,12 +17,17 @@ import {
   type MoveRecord,
   type Page,
   queueClassOf,
-} from '../store/records.ts';
-import type { ArenaStore, MatchQuery } from '../store/store.ts';
+} from '../model/records.ts';
+import type { MatchQueue } from '../queue/match-queue.ts';
+import { type Opening, openings, RulesError } from '../reversi/index.ts';
+import type { BotAnnouncement, MatchQuery } from '../store/match-store.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
+import { newId } from '../support/ids.ts';
 import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 
 export interface MatchServiceDeps {
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots' | 'matches'>;
   readonly queue: MatchQueue;
   readonly clock: Clock;
   readonly random: RandomBytes;
@@ -162,13 +162,13 @@ export class MatchService {
   ): Promise<MatchRecord> {
     const prepared = await this.#prepare(principal, input);
     const { challenger, opponent, queuedAs } = prepared;
-    const { store, limits } = this.deps;
+    const { stores, limits } = this.deps;
     // A house bot plays in the worker, with no server of its own to overload: people at /play may
     // all play it at once, from anywhere.
     const capped = challenger !== null && !opponent?.house;
     const match: MatchRecord =
       capped && options.origin !== undefined ? { ...prepared.match, origin: options.origin } : prepared.match;
-    const stored = await store.createMatch(
+    const stored = await stores.matches.createMatch(
       match,
       challenger === null
         ? {}
@@ -237,7 +237,7 @@ export class MatchService {
     for (const input of inputs) matches.push((await this.#prepare(principal, input)).match);
     // Refused as existing only when this very write was resent by the connection after its answer
     // was lost (the ids are new): they are stored either way; enqueue them.
-    if ((await this.deps.store.createMatches(matches, colorBalance)) === 'bot-retired')
+    if ((await this.deps.stores.matches.createMatches(matches, colorBalance)) === 'bot-retired')
       throw retiredMeanwhile();
     for (const match of matches) await this.#enqueue(match);
     return matches;
@@ -279,8 +279,8 @@ export class MatchService {
         [{ path: 'body.rules', message: 'not allowed with rated: true' }],
       );
     }
-    const { store, clock, random, limits } = this.deps;
-    const [black, white] = await store.getBots([input.black, input.white]);
+    const { stores, clock, random, limits } = this.deps;
+    const [black, white] = await stores.bots.getBots([input.black, input.white]);
     for (const [bot, id] of [
       [black, input.black],
       [white, input.white],
@@ -342,13 +342,16 @@ export class MatchService {
   }
 
   async get(id: string): Promise<{ match: MatchRecord; moves: MoveRecord[] }> {
-    const [match, moves] = await Promise.all([this.deps.store.getMatch(id), this.deps.store.getMoves(id)]);
+    const [match, moves] = await Promise.all([
+      this.deps.stores.matches.getMatch(id),
+      this.deps.stores.matches.getMoves(id),
+    ]);
     if (match === null) throw new NotFoundError('matches/not-found', `No match has the id ${id}.`);
     return { match, moves };
   }
 
   list(query: MatchQuery): Promise<Page<MatchRecord>> {
-    return this.deps.store.listMatches(query);
+    return this.deps.stores.matches.listMatches(query);
   }
 }
 

@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../errors.ts';
 import { HOUSE_NAME_PREFIX, isHouseName } from '../house/roster.ts';
+import { InvalidRequestError } from '../model/errors.ts';
 import { GUEST_NAME_PREFIX, isGuestName } from './guests.ts';
 
 /** Names starting `house-` are the house bots' own, `guest-` the guests': nobody can pass for one. */

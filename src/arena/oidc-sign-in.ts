@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
-import type { RandomBytes } from '../clock.ts';
-import { AuthenticationError, ConflictError } from '../errors.ts';
+import { AuthenticationError, ConflictError } from '../model/errors.ts';
 import type { SignInStore } from '../store/sign-in-store.ts';
+import type { RandomBytes } from '../support/clock.ts';
 import type { AccountService } from './accounts.ts';
 import type { RelyingParty, SignInService, StartedSession } from './sign-in.ts';
 

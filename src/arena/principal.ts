@@ -1,7 +1,7 @@
-import { AuthenticationError, PermissionError } from '../errors.ts';
+import { AuthenticationError, PermissionError } from '../model/errors.ts';
+import type { BotRecord } from '../model/records.ts';
 import type { AccountStore } from '../store/account-store.ts';
-import type { BotRecord } from '../store/records.ts';
-import type { ArenaStore } from '../store/store.ts';
+import type { BotStore } from '../store/bot-store.ts';
 import { ACCOUNT_TOKEN_PREFIX, hashToken, secretsEqual } from './secrets.ts';
 
 /** Who is calling: the operator (admin token), a bot (its token) or an account (its token, or a signed-in session). */
@@ -12,7 +12,7 @@ export type Principal =
 
 /** Where tokens are looked up. */
 export interface TokenStores {
-  readonly bots: Pick<ArenaStore, 'findBotIdByTokenHash'>;
+  readonly bots: Pick<BotStore, 'findBotIdByTokenHash'>;
   readonly accounts: Pick<AccountStore, 'findAccountIdByTokenHash'>;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Direction, MatchState } from '../contract/index.ts';
+import { gameFor } from '../game/index.ts';
 import {
   ConflictError,
   InvalidRequestError,
@@ -8,14 +9,13 @@ import {
   RateLimitedError,
   RuleViolationError,
   UnavailableError,
-} from '../errors.ts';
-import { gameFor } from '../game/index.ts';
-import { matchState } from '../match-model/match-state.ts';
-import { replay } from '../match-model/replay.ts';
-import { type MatchEvent, turnOf } from '../store/match-events.ts';
+} from '../model/errors.ts';
+import { type MatchEvent, turnOf } from '../model/live-events.ts';
+import { type Color, type MatchRecord, matchEnded } from '../model/records.ts';
+import { replay } from '../model/replay.ts';
+import { matchState } from '../protocol/match-state.ts';
 import type { BotEventStore, PulledAction, PullStore } from '../store/pull-store.ts';
-import { type Color, type MatchRecord, matchEnded } from '../store/records.ts';
-import type { ArenaStore } from '../store/store.ts';
+import type { Stores } from '../store/store.ts';
 import { type Principal, requirePrincipal } from './principal.ts';
 
 export interface ActionInput {
@@ -78,7 +78,7 @@ function colorOf(match: MatchRecord, principal: Principal | null): Color | null 
 export class PullService {
   constructor(
     private readonly deps: {
-      readonly store: ArenaStore;
+      readonly stores: Pick<Stores, 'matches'>;
       readonly pull: PullStore;
       /** Event streams plus long polls one bot may hold at once. */
       readonly maxStreamsPerBot: number;
@@ -104,8 +104,11 @@ export class PullService {
   }
 
   private async load(matchId: string) {
-    const { store, pull } = this.deps;
-    const [read, turn] = await Promise.all([store.getMatchWithRatings(matchId), pull.getTurn(matchId)]);
+    const { stores, pull } = this.deps;
+    const [read, turn] = await Promise.all([
+      stores.matches.getMatchWithRatings(matchId),
+      pull.getTurn(matchId),
+    ]);
     if (read === null) throw new NotFoundError('matches/not-found', `No match has the id ${matchId}.`);
     const { match, moves } = read;
     const ratings = { black: read.ratings.black ?? 0, white: read.ratings.white ?? 0 };
@@ -364,7 +367,7 @@ export class PullService {
    * match it reads is not held through the wait that may follow.
    */
   private async isRecorded(matchId: string, ply: number): Promise<boolean> {
-    const match = await this.deps.store.getMatch(matchId);
+    const match = await this.deps.stores.matches.getMatch(matchId);
     return match === null || match.moveCount >= ply || matchEnded(match.status);
   }
 
@@ -395,7 +398,7 @@ export type StreamItem =
  */
 export async function* botEvents(
   service: PullService,
-  deps: { readonly store: ArenaStore; readonly pull: BotEventStore },
+  deps: { readonly stores: Pick<Stores, 'matches'>; readonly pull: BotEventStore },
   botId: string,
   start: { readonly after: string; readonly snapshot: boolean },
   closed: AbortSignal,
@@ -446,11 +449,11 @@ export async function* botEvents(
  */
 async function* snapshotOfTurns(
   service: PullService,
-  deps: { readonly store: ArenaStore },
+  deps: { readonly stores: Pick<Stores, 'matches'> },
   botId: string,
   told: Set<string>,
 ): AsyncGenerator<StreamItem> {
-  const running = await deps.store.listMatches({ botId, status: 'running', limit: 100 });
+  const running = await deps.stores.matches.listMatches({ botId, status: 'running', limit: 100 });
   for (const match of running.items) {
     const state = await service.state({ kind: 'bot', botId }, match.id);
     if (state.toMove === state.you && state.deadline !== null) {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RandomBytes } from '../clock.ts';
+import type { RandomBytes } from '../support/clock.ts';
 
 /** Bot tokens: `rvb_` and 32 random bytes. Only their SHA-256 is stored. */
 export function newBotToken(random: RandomBytes): string {

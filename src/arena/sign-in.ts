@@ -8,11 +8,11 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
-import type { Clock, RandomBytes } from '../clock.ts';
-import { AuthenticationError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import { AuthenticationError, InvalidRequestError, NotFoundError } from '../model/errors.ts';
+import type { AccountRecord } from '../model/records.ts';
 import type { AccountStore } from '../store/account-store.ts';
-import type { AccountRecord } from '../store/records.ts';
 import type { PasskeyRecord, SessionRecord, SessionVia, SignInStore } from '../store/sign-in-store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
 import { type Principal, requireAccount } from './principal.ts';
 import { hashToken } from './secrets.ts';
 

@@ -1,16 +1,11 @@
-import type { Clock } from '../clock.ts';
 import type { components, MatchState } from '../contract/index.ts';
-import { NotFoundError } from '../errors.ts';
-import { publicResult } from '../faults.ts';
-import {
-  type LiveFinish,
-  type LiveTurn,
-  type MatchEvent,
-  type MatchEventStore,
-  turnOf,
-} from '../store/match-events.ts';
-import { type MatchRecord, type MoveRecord, matchEnded } from '../store/records.ts';
-import type { ArenaStore } from '../store/store.ts';
+import { NotFoundError } from '../model/errors.ts';
+import { publicResult } from '../model/faults.ts';
+import { type LiveFinish, type LiveTurn, type MatchEvent, turnOf } from '../model/live-events.ts';
+import { type MatchRecord, type MoveRecord, matchEnded } from '../model/records.ts';
+import type { MatchEventStore } from '../store/match-event-store.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock } from '../support/clock.ts';
 import type { PullService, StreamItem } from './pull.ts';
 
 type Schemas = components['schemas'];
@@ -38,7 +33,7 @@ export interface SpectatorStart {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Spectators: a match followed live (its event stream, see src/store/match-events.ts) and the list
+ * Spectators: a match followed live (its event stream, see src/redis/redis-match-events.ts) and the list
  * of matches being played. Every spectator sees the same public view, token or not.
  *
  * @example
@@ -48,7 +43,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class SpectatorService {
   constructor(
     private readonly deps: {
-      readonly store: ArenaStore;
+      readonly stores: Pick<Stores, 'bots' | 'matches'>;
       readonly events: MatchEventStore;
       /** Builds the spectator's state, as `GET /v1/matches/{id}/state` answers it. */
       readonly pull: PullService;
@@ -58,7 +53,7 @@ export class SpectatorService {
 
   /** Throws `NotFoundError` unless the match exists. */
   async ensureExists(matchId: string): Promise<MatchRecord> {
-    const match = await this.deps.store.getMatch(matchId);
+    const match = await this.deps.stores.matches.getMatch(matchId);
     if (match === null) throw new NotFoundError('matches/not-found', `No match has the id ${matchId}.`);
     return match;
   }
@@ -138,10 +133,10 @@ export class SpectatorService {
    * the turn each is at (from its newest live event), in three round trips whatever the count.
    */
   async running(limit: number): Promise<Schemas['LiveMatch'][]> {
-    const { store, events } = this.deps;
-    const { items } = await store.listMatches({ status: 'running', limit });
+    const { stores, events } = this.deps;
+    const { items } = await stores.matches.listMatches({ status: 'running', limit });
     const [bots, latest] = await Promise.all([
-      store.getBots(items.flatMap((match) => [match.black.id, match.white.id])),
+      stores.bots.getBots(items.flatMap((match) => [match.black.id, match.white.id])),
       events.latest(items.map((match) => match.id)),
     ]);
     return items.map((match, i) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MatchRecord, MatchResult } from '../store/records.ts';
+import type { MatchRecord, MatchResult } from '../model/records.ts';
 import type { TournamentRound } from '../store/tournament-store.ts';
 import {
   maxSwissRounds,

@@ -5,7 +5,7 @@
  * the records, asks here, and the store writes the answer in one atomic step.
  */
 
-import { type MatchRecord, matchEnded } from '../store/records.ts';
+import { type MatchRecord, matchEnded } from '../model/records.ts';
 import type { TournamentRecord, TournamentRound } from '../store/tournament-store.ts';
 import {
   type GameResult,

@@ -1,12 +1,12 @@
-import type { Clock } from '../clock.ts';
-import type { BotRecord, MatchRecord } from '../store/records.ts';
-import type { ArenaStore } from '../store/store.ts';
+import type { BotRecord, MatchRecord } from '../model/records.ts';
+import type { Stores } from '../store/store.ts';
 import type { TournamentState, TournamentStore } from '../store/tournament-store.ts';
+import type { Clock } from '../support/clock.ts';
 import { planRound, resultsOf, roundEnded } from './tournament-plan.ts';
 import type { RoundMaker } from './tournament-rounds.ts';
 
 export interface TournamentProgressDeps {
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots' | 'matches'>;
   readonly tournaments: TournamentStore;
   readonly rounds: RoundMaker;
   readonly clock: Clock;
@@ -35,7 +35,7 @@ export class TournamentProgress {
 
   /** Moves on the tournament of match `matchId`, if it has one. */
   async afterMatch(matchId: string): Promise<void> {
-    const match = await this.deps.store.getMatch(matchId);
+    const match = await this.deps.stores.matches.getMatch(matchId);
     if (match?.tournament !== undefined) await this.advance(match.tournament.id);
   }
 
@@ -77,7 +77,7 @@ export class TournamentProgress {
     }
     const seeds = t.seeds ?? [];
     const bots = new Map(
-      (await this.deps.store.getBots(seeds)).flatMap((bot) => (bot ? [[bot.id, bot] as const] : [])),
+      (await this.deps.stores.bots.getBots(seeds)).flatMap((bot) => (bot ? [[bot.id, bot] as const] : [])),
     );
     const plan = await this.plan(state, currentMatches, bots);
     if (plan.kind === 'end') {

@@ -1,9 +1,9 @@
-import type { Clock, RandomBytes } from '../clock.ts';
-import { newId } from '../ids.ts';
+import type { BotRecord, MatchRecord } from '../model/records.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import { openings } from '../reversi/index.ts';
-import type { BotRecord, MatchRecord } from '../store/records.ts';
 import type { NewRound, RoundGame, TournamentRecord } from '../store/tournament-store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
+import { newId } from '../support/ids.ts';
 import { queuedMatch, withOpening } from './matches.ts';
 import type { PlannedGame } from './tournament-plan.ts';
 

@@ -3,7 +3,7 @@
  * standings with their tie-break, the crosstable and the strengths from its own games. Pure: built
  * from the stored records with src/tournament, which does the scoring.
  */
-import type { BotRecord, MatchRecord, MatchStatus, PlayerRef } from '../store/records.ts';
+import type { BotRecord, MatchRecord, MatchStatus, PlayerRef } from '../model/records.ts';
 import type { TournamentState } from '../store/tournament-store.ts';
 import {
   type CrossGame,

@@ -1,5 +1,3 @@
-import { BoundedMap } from '../bounded-map.ts';
-import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import {
   ConflictError,
@@ -7,17 +5,16 @@ import {
   NotFoundError,
   PermissionError,
   type ValidationIssue,
-} from '../errors.ts';
-import { newId } from '../ids.ts';
-import { isPausedAt } from '../standings/pause.ts';
+} from '../model/errors.ts';
+import { isPausedAt } from '../model/pause.ts';
 import {
   type BotRecord,
   type MatchRecord,
   type MatchRules,
   matchEnded,
   type Page,
-} from '../store/records.ts';
-import type { ArenaStore } from '../store/store.ts';
+} from '../model/records.ts';
+import type { Stores } from '../store/store.ts';
 import type {
   EnterOutcome,
   TournamentFormat,
@@ -27,6 +24,9 @@ import type {
   TournamentState,
   TournamentStore,
 } from '../store/tournament-store.ts';
+import { BoundedMap } from '../support/bounded-map.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
+import { newId } from '../support/ids.ts';
 import { ratedRules, resolveRules } from './matches.ts';
 import { type Principal, requireAdmin, requireBot } from './principal.ts';
 import { maxSwissRounds, planRound, roundCountOf, seedEntrants } from './tournament-plan.ts';
@@ -42,7 +42,7 @@ const ENTER_ATTEMPTS = 5;
 const ENDED_MATCHES_KEPT = 10_000;
 
 export interface TournamentServiceDeps {
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots'>;
   readonly tournaments: TournamentStore;
   readonly rounds: RoundMaker;
   readonly clock: Clock;
@@ -179,7 +179,7 @@ export class TournamentService {
   }
 
   private async checkBots(ids: readonly string[], rated: boolean): Promise<void> {
-    const found = await this.deps.store.getBots(ids);
+    const found = await this.deps.stores.bots.getBots(ids);
     const issues = (status: 'missing' | 'retired'): ValidationIssue[] =>
       found.flatMap((bot, i) =>
         (status === 'missing' ? bot === null : bot?.status === 'retired')
@@ -222,7 +222,7 @@ export class TournamentService {
 
   async enter(principal: Principal | null, id: string): Promise<TournamentDetails> {
     const botId = requireBot(principal);
-    const bot = await this.deps.store.getBot(botId);
+    const bot = await this.deps.stores.bots.getBot(botId);
     if (bot?.guest) {
       throw new PermissionError('tournaments/guest', 'Guests play single games at /play, not tournaments.');
     }
@@ -291,7 +291,7 @@ export class TournamentService {
    * host from the refusal.
    */
   async #operatorBeside(bot: BotRecord, opponents: readonly string[], byAddress: boolean): Promise<boolean> {
-    const others = await this.deps.store.getBots(opponents.filter((id) => id !== bot.id));
+    const others = await this.deps.stores.bots.getBots(opponents.filter((id) => id !== bot.id));
     return others.some(
       (other) =>
         other?.status === 'active' &&
@@ -384,7 +384,7 @@ export class TournamentService {
   }
 
   private async botsById(ids: readonly string[]): Promise<Map<string, BotRecord>> {
-    const found = await this.deps.store.getBots([...new Set(ids)]);
+    const found = await this.deps.stores.bots.getBots([...new Set(ids)]);
     return new Map(found.flatMap((bot) => (bot ? [[bot.id, bot] as const] : [])));
   }
 

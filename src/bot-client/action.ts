@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BotAction } from '../contract/index.ts';
 import { type Exact, tied } from '../contract/tied.ts';
-import { clippedFaultMessage } from '../faults.ts';
+import { clippedFaultMessage } from '../model/faults.ts';
 import { DIRECTIONS } from '../reversi/index.ts';
 
 /** A bot's answer: a square a1..h8 and, under single-direction capture, a direction. Nothing else. */

@@ -1,10 +1,10 @@
 import type { Resolver } from 'node:dns/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { type Clock, type RandomBytes, systemClock } from '../clock.ts';
 import type { components } from '../contract/index.ts';
-import { pooledRandomBytes } from '../random.ts';
-import { DECLINE_REASONS } from '../store/records.ts';
+import { DECLINE_REASONS } from '../model/records.ts';
+import { type Clock, type RandomBytes, systemClock } from '../support/clock.ts';
+import { pooledRandomBytes } from '../support/random.ts';
 import { parseBotAction } from './action.ts';
 import { excerpt } from './body.ts';
 import { botConnector, botResolver, isConnectPhaseError } from './connector.ts';

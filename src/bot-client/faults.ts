@@ -1,4 +1,4 @@
-import type { FaultCause } from '../faults.ts';
+import type { FaultCause } from '../model/faults.ts';
 import type { BotFault } from './types.ts';
 
 /** The code Node or undici put on an error (`ECONNREFUSED`, `UND_ERR_SOCKET`…), if any. */

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { RandomBytes } from '../clock.ts';
+import type { RandomBytes } from '../support/clock.ts';
 import { boundedMemo } from './memo.ts';
 
 /** The Standard Webhooks headers of one call. */

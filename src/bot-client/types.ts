@@ -1,6 +1,6 @@
-import type { Clock, RandomBytes } from '../clock.ts';
 import type { BotAction, BotState } from '../contract/index.ts';
-import type { FaultCause } from '../faults.ts';
+import type { FaultCause } from '../model/faults.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
 
 /** One turn's call to a push bot. */
 export interface BotCallRequest {
@@ -29,7 +29,7 @@ export type BotFaultReason = 'timeout' | 'bot-error' | 'invalid-response';
 
 export interface BotFault {
   readonly reason: BotFaultReason;
-  /** The finer cause, which picks the generic text the public sees (see src/faults.ts). */
+  /** The finer cause, which picks the generic text the public sees (see src/model/faults.ts). */
   readonly cause: FaultCause;
   /** One line for humans (match records, logs); never a stack trace. May name the bot's URL or address. */
   readonly message: string;

@@ -12,7 +12,7 @@ import {
 } from '../reversi/index.ts';
 import type { Game } from './game.ts';
 import { DEFAULT_GAME_ID, gameFor, registerGame, UnknownGameError } from './registry.ts';
-import { reversi } from './reversi.ts';
+import { reversi } from './reversi-game.ts';
 
 const EMPTY_ROWS = Array(7).fill('........');
 /** Black's only disc b1 sits beside white's corner a1: black traps nothing, white can play c1. */

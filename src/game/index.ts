@@ -14,4 +14,4 @@ export {
   type SideCounts,
 } from './game.ts';
 export { DEFAULT_GAME_ID, gameFor, registerGame, UnknownGameError } from './registry.ts';
-export { type ReversiOptions, reversi } from './reversi.ts';
+export { type ReversiOptions, reversi } from './reversi-game.ts';

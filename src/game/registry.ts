@@ -5,7 +5,7 @@
  */
 
 import type { AnyGame, Game } from './game.ts';
-import { reversi } from './reversi.ts';
+import { reversi } from './reversi-game.ts';
 
 /**
  * The game of a match that names none: records stored before matches carried a game id, and match

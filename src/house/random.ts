@@ -16,4 +16,4 @@ export function chooseRandom(state: Turn, random: Random): Action {
   return moves[index]!.action;
 }
 
-export { seededRandom } from '../random.ts';
+export { seededRandom } from '../support/random.ts';

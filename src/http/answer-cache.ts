@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../support/bounded-map.ts';
 
 /**
  * A JSON answer kept ready to send: the document, its serialized body as bytes (express would

@@ -14,14 +14,14 @@ import { SpectatorService } from '../arena/spectate.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { TournamentService } from '../arena/tournaments.ts';
 import type { BotClient } from '../bot-client/index.ts';
-import type { Clock, RandomBytes } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
 import type { AccountStore } from '../store/account-store.ts';
 import type { PullStore } from '../store/pull-store.ts';
 import type { SignInStore } from '../store/sign-in-store.ts';
-import type { ArenaStore } from '../store/store.ts';
+import type { Stores } from '../store/store.ts';
 import type { TournamentStore } from '../store/tournament-store.ts';
+import type { Clock, RandomBytes } from '../support/clock.ts';
 import { identify, refuseBadCredentials } from './auth.ts';
 import { jsonBodies } from './body-limit.ts';
 import { httpMetrics } from './metrics.ts';
@@ -65,7 +65,7 @@ const JSON_BODY_LIMIT_BYTES = 16 * 1024;
 
 export interface AppDeps {
   readonly config: Config;
-  readonly store: ArenaStore;
+  readonly stores: Stores;
   readonly tournaments: TournamentStore;
   readonly queue: MatchQueue;
   /** Pull mode's turns and bots' event streams. */
@@ -102,11 +102,11 @@ function outsideApi(router: RequestHandler): RequestHandler {
  * app.listen(config.port);
  */
 export function createApp(deps: AppDeps): Express {
-  const { config, store, logger } = deps;
+  const { config, stores, logger } = deps;
   const spec = loadSpec();
   const present = presenter(config.rating, deps.clock);
   const bots = new BotService({
-    store,
+    stores,
     accounts: deps.accounts,
     maxBotsPerAccount: config.accounts.maxBots,
     clock: deps.clock,
@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): Express {
   const accounts = new AccountService({
     accounts: deps.accounts,
     signIns: deps.signIns,
-    store,
+    stores,
     clock: deps.clock,
     random: deps.random,
   });
@@ -129,14 +129,14 @@ export function createApp(deps: AppDeps): Express {
     sessionTtlMs: config.accounts.sessionTtlMs,
   });
   const challenges = new ChallengeService({
-    store,
+    stores,
     queue: deps.queue,
     clock: deps.clock,
     client: deps.botClient,
     logger,
   });
   const matches = new MatchService({
-    store,
+    stores,
     queue: deps.queue,
     clock: deps.clock,
     random: deps.random,
@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   const tournaments = new TournamentService({
-    store,
+    stores,
     tournaments: deps.tournaments,
     rounds: new RoundMaker({
       queue: deps.queue,
@@ -163,9 +163,9 @@ export function createApp(deps: AppDeps): Express {
   });
 
   const { pull } = deps;
-  const pullService = new PullService({ store, pull, maxStreamsPerBot: config.limits.maxStreamsPerBot });
+  const pullService = new PullService({ stores, pull, maxStreamsPerBot: config.limits.maxStreamsPerBot });
   const spectators = new SpectatorService({
-    store,
+    stores,
     events: pull.matchEvents,
     pull: pullService,
     clock: deps.clock,
@@ -183,7 +183,7 @@ export function createApp(deps: AppDeps): Express {
   // The web front end's static files are not rate-limited; the API calls its pages make are.
   app.use(outsideApi(webRouter()));
   if (config.validateResponses) app.use(responseValidator(spec));
-  app.use(identify({ bots: store, accounts: deps.accounts }, config.adminToken, signIn));
+  app.use(identify({ bots: stores.bots, accounts: deps.accounts }, config.adminToken, signIn));
   app.use(
     rateLimiter(deps.rateLimitStores, config.rateLimit, {
       refused,
@@ -199,7 +199,7 @@ export function createApp(deps: AppDeps): Express {
       opsRouter({
         spec,
         registry: deps.registry,
-        pingStore: () => store.ping(),
+        pingStore: () => stores.health.ping(),
         isShuttingDown: deps.isShuttingDown ?? (() => false),
         moreMetrics: () => deps.queue.prometheusMetrics(),
         metricsHere: config.metricsPort === undefined,
@@ -211,7 +211,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     pullRouter({
       service: pullService,
-      store,
+      stores,
       pull,
       present,
       keepAliveMs: config.sseKeepAliveMs,
@@ -231,7 +231,7 @@ export function createApp(deps: AppDeps): Express {
     botsRouter({
       bots,
       checker: new BotChecker({
-        store,
+        stores,
         client: deps.botClient,
         clock: deps.clock,
         random: deps.random,
@@ -246,7 +246,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     guestsRouter({
       guests: new GuestService({
-        store,
+        stores,
         clock: deps.clock,
         random: deps.random,
         startingRating: config.rating.start,
@@ -258,7 +258,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     exportRouter({
       matches,
-      store,
+      bots: stores.bots,
       present,
       limiter: exportLimiter(deps.rateLimitStores, config.rateLimit),
     }),
@@ -290,7 +290,7 @@ export function createApp(deps: AppDeps): Express {
         });
   app.use(sessionRouter({ signIn, oidc, accounts, present, publicUrl: config.publicUrl }));
   app.use(
-    leaderboardRouter(store, present, {
+    leaderboardRouter(stores, present, {
       cacheMs: config.leaderboardCacheMs,
       minGames: config.leaderboardMinGames,
       validated: config.validateResponses,
@@ -300,7 +300,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(unknownRoute(spec, WEB_PAGES));
   app.use(
     errorHandler({
-      storeAvailable: () => store.health() === 'up',
+      storeAvailable: () => stores.health.health() === 'up',
       // The path only: a query string may carry a token.
       onUnexpected: (error, req) => logger.error({ err: error, path: req.path }, 'unexpected error'),
     }),

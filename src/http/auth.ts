@@ -1,7 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request, RequestHandler, Response } from 'express';
 import { authenticate, type Principal, type TokenStores } from '../arena/principal.ts';
-import { type ArenaError, AuthenticationError, PermissionError } from '../errors.ts';
+import { type ArenaError, AuthenticationError, PermissionError } from '../model/errors.ts';
 import type { SessionRecord } from '../store/sign-in-store.ts';
 
 /** The cookie a browser's session lives in (see SignInService). */

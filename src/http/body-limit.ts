@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { PayloadTooLargeError } from '../errors.ts';
+import { PayloadTooLargeError } from '../model/errors.ts';
 
 /**
  * JSON bodies up to `limitBytes`. A body announced larger (Content-Length) is refused before a byte

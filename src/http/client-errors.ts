@@ -5,7 +5,7 @@ import {
   HeadersTooLargeError,
   InvalidRequestError,
   RequestTimeoutError,
-} from '../errors.ts';
+} from '../model/errors.ts';
 import { problemAnswer } from './problem.ts';
 
 /** llhttp's reasons are fixed phrases; anything else stays out of the answer. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InvalidRequestError, type ValidationIssue } from '../errors.ts';
+import { InvalidRequestError, type ValidationIssue } from '../model/errors.ts';
 
 type Part = 'body' | 'query' | 'params' | 'headers';
 

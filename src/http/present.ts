@@ -1,10 +1,9 @@
 import type { OwnedBot } from '../arena/accounts.ts';
 import { actsFor, type Principal } from '../arena/principal.ts';
-import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { components } from '../contract/index.ts';
-import { resultAsSeenBy } from '../faults.ts';
-import { isPausedAt } from '../standings/pause.ts';
+import { resultAsSeenBy } from '../model/faults.ts';
+import { isPausedAt } from '../model/pause.ts';
 import type {
   AccountRecord,
   BotRecord,
@@ -12,8 +11,9 @@ import type {
   MoveRecord,
   RatingHistoryEntry,
   Strength,
-} from '../store/records.ts';
+} from '../model/records.ts';
 import type { PasskeyRecord, SessionRecord } from '../store/sign-in-store.ts';
+import type { Clock } from '../support/clock.ts';
 
 /** Store records to the documents of openapi.yaml. */
 type Schemas = components['schemas'];

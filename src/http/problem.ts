@@ -16,7 +16,7 @@ import {
   RuleViolationError,
   UnavailableError,
   type ValidationIssue,
-} from '../errors.ts';
+} from '../model/errors.ts';
 
 type Problem = components['schemas']['Problem'];
 

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { type AugmentedRequest, ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import type { Config } from '../config.ts';
-import { RateLimitedError } from '../errors.ts';
-import type { RateLimitBatching, RateLimiter } from '../store/rate-limit-store.ts';
+import { RateLimitedError } from '../model/errors.ts';
+import type { RateLimitBatching, RateLimiter } from '../redis/rate-limit-store.ts';
 import { principalLabel, principalOf, sessionToken } from './auth.ts';
 import { type DoorKey, type DoorRefusal, holdConnection, type RefusedClients } from './refusals.ts';
 
@@ -12,7 +12,7 @@ import { type DoorKey, type DoorRefusal, holdConnection, type RefusedClients } f
  * shared by every API process; a new one per call, as express-rate-limit wants a store per
  * limiter. With `batching` the store may count in the process and sync in batches; without, it
  * counts every request at Redis. The composition root builds them on Redis (see
- * src/store/rate-limit-store.ts).
+ * src/redis/rate-limit-store.ts).
  */
 export type RateLimitStores = (limiter: RateLimiter, batching?: RateLimitBatching) => Store;
 

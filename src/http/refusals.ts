@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
-import { BoundedMap } from '../bounded-map.ts';
-import type { Clock } from '../clock.ts';
-import { RateLimitedError } from '../errors.ts';
+import { RateLimitedError } from '../model/errors.ts';
+import { BoundedMap } from '../support/bounded-map.ts';
+import type { Clock } from '../support/clock.ts';
 import { problemAnswer } from './problem.ts';
 
 /** Clients remembered at once; past it the oldest refusal is forgotten (its client meets the limiter again). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { components, operations } from '../contract/index.ts';
 import { type Exact, tied } from '../contract/tied.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { DECLINE_REASONS, MATCH_STATUSES } from '../model/records.ts';
 import { DIRECTIONS, openingById } from '../reversi/index.ts';
-import { DECLINE_REASONS, MATCH_STATUSES } from '../store/records.ts';
+import { ID_PATTERN } from '../support/ids.ts';
 
 /**
  * Request schemas, parsed once at the edge. Each is tied to the type openapi-typescript generates

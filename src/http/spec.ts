@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { PROJECT_ROOT } from '../project-root.ts';
+import { PROJECT_ROOT } from '../support/project-root.ts';
 
 /** openapi.yaml, the HTTP contract, read once. */
 export const SPEC_PATH = new URL('openapi.yaml', PROJECT_ROOT);

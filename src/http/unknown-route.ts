@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
+import { MethodNotAllowedError, NotFoundError } from '../model/errors.ts';
 import type { OpenApiSpec } from './spec.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;

@@ -1,5 +1,5 @@
 import type { BradleyTerryOptions } from '../rating/bradley-terry.ts';
-import { startThread, threadEntry } from '../threads.ts';
+import { startThread, threadEntry } from '../support/thread-entry.ts';
 
 /** The fit's knobs a caller may set; the anchor and the starting point come from the store. */
 export type FitOptions = Pick<BradleyTerryOptions, 'priorDraws' | 'tolerance' | 'maxIterations'>;

@@ -4,9 +4,9 @@
  * its own: it opens a store on a connection of its own, since it cannot use the process' sockets.
  */
 import { parentPort, threadId } from 'node:worker_threads';
+import type { Strength } from '../model/records.ts';
 import { bradleyTerryFromColumns } from '../rating/bradley-terry.ts';
-import type { Strength } from '../store/records.ts';
-import { RedisStrengthStore } from '../store/strength-store.ts';
+import { RedisStrengthStore } from '../redis/redis-strength-store.ts';
 import type { FitOptions, FitReply, FitRequest, FitSummary } from './fit-thread.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../random.ts';
+import { seededRandom } from '../support/random.ts';
 import { type Candidate, pairBots } from './pairing.ts';
 
 const bot = (id: string, rating: number, ratedGames = 10, capacity = 1, colorBalance = 0): Candidate => ({

@@ -3,16 +3,20 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { sweepIdleGuests } from '../arena/guests.ts';
 import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
-import { operatorMarks } from '../arena/operator-marks.ts';
-import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { ConflictError } from '../errors.ts';
+import {
+  listenToBullWorker,
+  type RedisOutageLog,
+  redisErrorListener,
+} from '../connections/redis-connection.ts';
+import { ConflictError } from '../model/errors.ts';
+import { operatorMarks } from '../model/operator-marks.ts';
+import { isPausedAt } from '../model/pause.ts';
+import type { MatchRecord } from '../model/records.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
-import { isPausedAt } from '../standings/pause.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
-import type { MatchRecord } from '../store/records.ts';
-import { listenToBullWorker, type RedisOutageLog, redisErrorListener } from '../store/redis-connection.ts';
-import type { ArenaStore } from '../store/store.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock } from '../support/clock.ts';
 import { type FitSummary, recomputeInThread } from './fit-thread.ts';
 import { pairBots } from './pairing.ts';
 
@@ -22,7 +26,7 @@ export interface SchedulerDeps {
   /** A connection with `maxRetriesPerRequest: null` (BullMQ workers need it). */
   readonly connection: Redis;
   readonly config: Config;
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'bots' | 'guests' | 'locks' | 'matches' | 'ratings'>;
   /** Where a pull bot's presence is (matchmaking pairs it only while it listens). */
   readonly pull: Pick<BotEventStore, 'isOnline'>;
   readonly matches: MatchService;
@@ -99,7 +103,7 @@ export class ArenaScheduler {
    * turn.
    */
   async matchmake(): Promise<string[]> {
-    const release = await this.deps.store.tryLock('matchmaking', MATCHMAKING_LOCK_MS);
+    const release = await this.deps.stores.locks.tryLock('matchmaking', MATCHMAKING_LOCK_MS);
     if (release === null) return [];
     try {
       return await this.matchmakeRound();
@@ -109,11 +113,11 @@ export class ArenaScheduler {
   }
 
   private async matchmakeRound(): Promise<string[]> {
-    const { store, pull, config } = this.deps;
+    const { stores, pull, config } = this.deps;
     // Guests are off the active list already; they are people, never paired by the arena.
     const now = this.deps.clock.now();
     // A bot that does not consent to rated play (ratedPlay false) plays only what it accepts.
-    const bots = (await store.activeBots()).filter(
+    const bots = (await stores.bots.activeBots()).filter(
       (bot) => bot.ratedPlay && !isPausedAt(bot.paused, now) && !bot.guest,
     );
     // Push and house bots are always there to play; a pull bot only while it listens.
@@ -123,8 +127,8 @@ export class ArenaScheduler {
     const eligible = bots.filter((_, i) => online[i]);
     const [active, balances] = await Promise.all([
       // The arena's matches only: challenges aimed at a bot must not keep it from rated games.
-      store.arenaMatchCounts(eligible.map((bot) => bot.id)),
-      store.colorBalances(eligible.map((bot) => bot.id)),
+      stores.matches.arenaMatchCounts(eligible.map((bot) => bot.id)),
+      stores.ratings.colorBalances(eligible.map((bot) => bot.id)),
     ]);
     const candidates = eligible.map((bot, i) => ({
       id: bot.id,
@@ -190,7 +194,7 @@ export class ArenaScheduler {
    * defaults to the clock's.
    */
   async sweepGuests(now = this.deps.clock.now()): Promise<string[]> {
-    const retired = await sweepIdleGuests(this.deps.store, { now, ttlMs: this.deps.config.guests.ttlMs });
+    const retired = await sweepIdleGuests(this.deps.stores, { now, ttlMs: this.deps.config.guests.ttlMs });
     if (retired.length > 0) this.deps.logger.info({ guests: retired.length }, 'idle guests retired');
     return retired;
   }

@@ -4,28 +4,27 @@ import { MatchService } from '../arena/matches.ts';
 import { TournamentProgress } from '../arena/tournament-progress.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { BotClient } from '../bot-client/index.ts';
-import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { TurnPacer } from '../match/pacer.ts';
-import type { Player } from '../match/player.ts';
-import { playersFor } from '../match/players.ts';
-import { announceStart, PullPlayer } from '../match/pull-player.ts';
-import { eloRule } from '../match/rating-rule.ts';
-import { MatchRunner } from '../match/runner.ts';
-import { MatchWorker } from '../match/worker.ts';
-import { ArenaScheduler } from '../matchmaking/scheduler.ts';
-import { BullMatchQueue } from '../queue/match-queue.ts';
-import { secureRandomBytes } from '../random.ts';
 import {
   connected,
   connectedToRedis7,
   createRedis,
   RedisOutageLog,
   redisErrorListener,
-} from '../store/redis-connection.ts';
-import { RedisPullStore } from '../store/redis-pull-store.ts';
-import { RedisStore } from '../store/redis-store.ts';
-import { RedisTournamentStore } from '../store/redis-tournament-store.ts';
+} from '../connections/redis-connection.ts';
+import { ArenaScheduler } from '../matchmaking/scheduler.ts';
+import { eloRule } from '../model/rating-rule.ts';
+import { BullMatchQueue } from '../queue/match-queue.ts';
+import { RedisPullStore } from '../redis/redis-pull-store.ts';
+import { redisStores } from '../redis/redis-stores.ts';
+import { TurnPacer } from '../runner/pacer.ts';
+import type { Player } from '../runner/player.ts';
+import { playersFor } from '../runner/players.ts';
+import { announceStart, PullPlayer } from '../runner/pull-player.ts';
+import { MatchRunner } from '../runner/runner.ts';
+import { systemClock } from '../support/clock.ts';
+import { secureRandomBytes } from '../support/random.ts';
+import { MatchWorker } from './match-worker.ts';
 
 function pacer(sliceMs: number): () => Promise<void> {
   const turns = new TurnPacer(sliceMs);
@@ -40,7 +39,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
   const outages = new RedisOutageLog(logger);
   const workerRedis = await connectedToRedis7(outages.watch(createRedis(config.redis.url, 'worker')));
   const storeRedis = await connected(outages.watch(createRedis(config.redis.url, 'worker')));
-  const store = new RedisStore(storeRedis, config.redis.prefix);
+  const stores = redisStores(storeRedis, config.redis.prefix);
   // BullMQ defines its scripts on the connection it is given, and ioredis copies every script onto
   // each pipeline it builds: on the store's connection that would tax every store read.
   const queue = new BullMatchQueue(
@@ -54,9 +53,9 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
   });
   const pullStore = new RedisPullStore(storeRedis, config.redis.prefix);
   const pull = (botId: string): Player =>
-    new PullPlayer(botId, { pull: pullStore, store, clock: systemClock });
+    new PullPlayer(botId, { pull: pullStore, stores, clock: systemClock });
   const runner = new MatchRunner({
-    store,
+    stores,
     clock: systemClock,
     playerFor: playersFor(client, pull),
     rate: eloRule(config.rating),
@@ -66,8 +65,8 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     ...(config.workers.turnSliceMs > 0 ? { pace: pacer(config.workers.turnSliceMs) } : {}),
   });
   const tournaments = new TournamentProgress({
-    store,
-    tournaments: new RedisTournamentStore(storeRedis, config.redis.prefix),
+    stores,
+    tournaments: stores.tournaments,
     rounds: new RoundMaker({
       queue,
       clock: systemClock,
@@ -78,13 +77,13 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     clock: systemClock,
     onError: (tournamentId, error) => logger.warn({ err: error, tournamentId }, 'tournament sweep failed'),
   });
-  const challenges = new ChallengeService({ store, queue, clock: systemClock, logger });
+  const challenges = new ChallengeService({ stores, queue, clock: systemClock, logger });
   const worker = new MatchWorker({
     connection: workerRedis,
     prefix: config.redis.prefix,
     concurrency: config.workers.concurrency,
     runner,
-    store,
+    stores,
     queue,
     clock: systemClock,
     logger,
@@ -103,10 +102,10 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
   const scheduler = new ArenaScheduler({
     connection: workerRedis,
     config,
-    store,
+    stores,
     pull: pullStore,
     matches: new MatchService({
-      store,
+      stores,
       queue,
       clock: systemClock,
       random: secureRandomBytes,
@@ -131,7 +130,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
       await client.close();
       await pullStore.close();
       await queue.close();
-      await store.close();
+      await stores.close();
       await storeRedis.quit();
       await workerRedis.quit();
     },

@@ -7,7 +7,7 @@
 
 import type { BotState, Direction as WireDirection } from '../contract/index.ts';
 import { gameFor } from '../game/index.ts';
-import type { Color, MatchRecord, MoveRecord } from '../store/records.ts';
+import type { Color, MatchRecord, MoveRecord } from '../model/records.ts';
 
 export interface TurnContext {
   readonly match: MatchRecord;

@@ -1,4 +1,4 @@
-import type { AccountRecord, NewAccount } from './records.ts';
+import type { AccountRecord, NewAccount } from '../model/records.ts';
 
 /**
  * Accounts: the people who own bots. A bot's own record names its owner (see BotRecord.owner) and

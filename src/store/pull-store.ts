@@ -5,7 +5,7 @@
  * redis-pull-store.ts): above src/store/ no one holds a connection.
  */
 
-import type { MatchEventStore } from './match-events.ts';
+import type { MatchEventStore } from './match-event-store.ts';
 
 export interface OpenTurn {
   readonly matchId: string;

@@ -1,4 +1,4 @@
-import type { MatchRecord, MatchRules, Page } from './records.ts';
+import type { MatchRecord, MatchRules, Page } from '../model/records.ts';
 
 /**
  * What the store keeps of tournaments. Storage shapes, not wire shapes: src/http maps them to the

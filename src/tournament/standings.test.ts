@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../random.ts';
+import { seededRandom } from '../support/random.ts';
 import { scheduleRoundRobin } from './schedule.ts';
 import { standings } from './standings.ts';
 import { buchholz, sonnebornBerger, tallies } from './tiebreaks.ts';

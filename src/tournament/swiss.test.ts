@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../random.ts';
+import { seededRandom } from '../support/random.ts';
 import { pairSwissRound, type SwissRound } from './swiss.ts';
 import type { GameResult, Side, TournamentGame } from './types.ts';
 

@@ -12,9 +12,10 @@ import {
   publicOnlyLookup,
 } from '../../src/bot-client/index.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { BotRecord } from '../../src/model/records.ts';
 import { ipLiteralHost, isPublicAddress } from '../../src/net/address-policy.ts';
-import type { BotRecord } from '../../src/store/records.ts';
-import type { ArenaStore } from '../../src/store/store.ts';
+import type { BotStore } from '../../src/store/bot-store.ts';
+import type { RatingStore } from '../../src/store/rating-store.ts';
 import { firstTurnState } from '../support/loopback-bot.ts';
 
 /** Not global unicast. `since17` marks the forms accepted before issue 17. */
@@ -109,14 +110,15 @@ const urlOf = (address: string) =>
 /** A BotService over a store that keeps what is registered, to see the URL checks alone. */
 function botService(allowPrivateBotUrls: boolean): BotService {
   let stored: BotRecord | null = null;
-  const store = {
+  const bots = {
     createBot: async (bot: unknown) => {
       stored = bot as BotRecord;
     },
     getBot: async () => stored,
-  } as unknown as ArenaStore;
+  } as unknown as BotStore;
+  const stores = { bots, ratings: {} as RatingStore };
   return new BotService({
-    store,
+    stores,
     clock: { now: () => 1_700_000_000_000 },
     random: (size) => new Uint8Array(size).fill(7),
     startingRating: 1500,

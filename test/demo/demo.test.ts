@@ -5,7 +5,7 @@ import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
-import { deleteKeysUnder } from '../../src/store/maintenance.ts';
+import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import { exited, killedAfterTest } from '../support/children.ts';
 import { REDIS_URL } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';

@@ -28,7 +28,7 @@ describe("a bot's matchmaking capacity", () => {
     try {
       const paired = async () => {
         const ids = await scheduler.matchmake();
-        const matches = await Promise.all(ids.map((id) => h.store.getMatch(id)));
+        const matches = await Promise.all(ids.map((id) => h.stores.matches.getMatch(id)));
         return matches.filter((match) => match?.black.id === victim.id || match?.white.id === victim.id);
       };
       const first = await paired();
@@ -36,8 +36,8 @@ describe("a bot's matchmaking capacity", () => {
       expect(first[0]!.rated).toBe(true);
       // The arena's own match counts: at its cap, the bot waits for it to end.
       expect(await paired()).toEqual([]);
-      expect(await h.store.arenaMatchCounts([victim.id, other.id])).toEqual([1, 1]);
-      expect(await h.store.activeMatchCounts([victim.id])).toEqual([3]);
+      expect(await h.stores.matches.arenaMatchCounts([victim.id, other.id])).toEqual([1, 1]);
+      expect(await h.stores.matches.activeMatchCounts([victim.id])).toEqual([3]);
     } finally {
       await close();
     }

@@ -233,7 +233,7 @@ describe('a pending challenge left unanswered', () => {
       const worker = await matchWorkerFor(quick.h);
       try {
         await until(
-          async () => (await quick.h.store.getMatch(created.body.id))?.status === 'expired',
+          async () => (await quick.h.stores.matches.getMatch(created.body.id))?.status === 'expired',
           'the challenge to expire',
         );
       } finally {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { storeKeys } from '../../src/store/keys.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness | undefined;

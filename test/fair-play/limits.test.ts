@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
-import { storeKeys } from '../../src/store/keys.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -228,7 +228,7 @@ describe('challenges', () => {
       expect(await createMatch(h, makers[0]!.id, target.id)).toMatch(/^match_/);
       expect((await challenge(makers[2]!, target.id)).status).toBe(202);
       // No worker plays them: four queued at once against a house bot.
-      const house = (await h.store.activeBots()).find((bot) => bot.house !== null)!;
+      const house = (await h.stores.bots.activeBots()).find((bot) => bot.house !== null)!;
       for (const maker of makers.slice(0, 2)) {
         expect((await challenge(maker, house.id)).status).toBe(202);
         expect((await challenge(maker, house.id)).status).toBe(202);
@@ -314,7 +314,7 @@ describe('challenges', () => {
       try {
         for (const key of sets) expect(await h.redis.zrange(key, 0, -1)).toEqual([...ids].sort());
         expect(await h.redis.zcard(keys.botChallenges(other.id))).toBe(0);
-        expect(await h.store.backfillActiveSets()).toBe(0);
+        expect(await h.stores.matches.backfillActiveSets()).toBe(0);
         const third = await challengeOf(restarted, other, target.id);
         expect(third.status).toBe(429);
         expect(third.body.code).toBe('matches/opponent-busy');
@@ -404,7 +404,7 @@ describe('challenges', () => {
       const b = await registerBot(h, { name: 'abort-b' });
       const body = JSON.stringify({ black: a.id, white: b.id });
       const counted = async () => Number((await h.redis.get(`${h.prefix}:rate:challenge:b:${a.id}`)) ?? 0);
-      const made = async () => (await h.store.listMatches({ limit: 100 })).items.length;
+      const made = async () => (await h.stores.matches.listMatches({ limit: 100 })).items.length;
       const { port } = new URL(site.origin);
       // Reset after 0 to 7 ms: some resets land after the body was read and before the answer.
       for (let i = 0; i < 32; i++) {
@@ -513,7 +513,7 @@ describe('challenges', () => {
         await queue.pause();
         for (let i = 0; i < 2; i++) await challengeOf(h, a, b.id);
         // Another worker is sweeping: this one leaves the challenges where they are.
-        const sweeping = await h.store.tryLock('challenge-promotion', 10_000);
+        const sweeping = await h.stores.locks.tryLock('challenge-promotion', 10_000);
         const worker = await matchWorkerFor(h, 1);
         try {
           await worker.worker.reconcile();
@@ -547,7 +547,7 @@ function challengeOf(
 /** Waits until every match of `ids` has started; answers when each did, in that order. */
 async function startTimes(h: Harness, ids: readonly string[]): Promise<number[]> {
   const times = async () =>
-    Promise.all(ids.map(async (id) => (await h.store.getMatch(id))?.startedAt ?? null));
+    Promise.all(ids.map(async (id) => (await h.stores.matches.getMatch(id))?.startedAt ?? null));
   await until(async () => (await times()).every((at) => at !== null), 'every match to start');
   return (await times()) as number[];
 }

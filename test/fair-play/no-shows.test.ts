@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeKeys } from '../../src/store/keys.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
 import { admin, bearer } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { schedulerFor } from '../support/scheduler.ts';
@@ -41,7 +41,7 @@ describe('matchmaking between bots of one operator', () => {
     try {
       for (let round = 0; round < 5; round++) {
         for (const id of await scheduler.matchmake()) {
-          const match = (await h.store.getMatch(id))!;
+          const match = (await h.stores.matches.getMatch(id))!;
           pairs.add([names.get(match.black.id), names.get(match.white.id)].sort().join(' '));
         }
       }

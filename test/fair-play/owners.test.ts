@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotState } from '../../src/contract/index.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { answer, type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { matchWorkerFor } from '../support/match-worker.ts';
@@ -77,12 +77,13 @@ describe('an account with a push bot and a pull bot at two addresses', () => {
     const pairs = new Set<string>();
     for (let round = 0; round < 20; round++) {
       for (const id of await sched.scheduler.matchmake()) {
-        const match = (await world.h.store.getMatch(id))!;
+        const match = (await world.h.stores.matches.getMatch(id))!;
         pairs.add([match.black.name, match.white.name].sort().join(' v '));
       }
     }
     expect([...pairs].sort()).toEqual(['ada-pull v carl-push', 'ada-push v carl-push']);
-    for (const bot of [push, pull, third]) expect((await world.h.store.getBot(bot.id))?.owner).not.toBeNull();
+    for (const bot of [push, pull, third])
+      expect((await world.h.stores.bots.getBot(bot.id))?.owner).not.toBeNull();
     // Not paired, yet it plays what it accepts.
     const challenged = await request(app())
       .post('/v1/matches')
@@ -116,7 +117,7 @@ describe('a bot that asks for its challenges', () => {
         .post('/v1/matches')
         .set(bearer(challenger.token))
         .send({ black: challenger.id, white: target.id, rules: { timeLimitMs: 1000 } });
-    const status = async (id: string) => (await quiet.h.store.getMatch(id))?.status;
+    const status = async (id: string) => (await quiet.h.stores.matches.getMatch(id))?.status;
     const first = (await create()).body;
     expect(first.status).toBe('pending');
     await until(async () => (await status(first.id)) === 'declined', 'the first challenge to be declined');

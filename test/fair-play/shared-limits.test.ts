@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi } from '../../src/service.ts';
+import { startApi } from '../../src/wiring/processes.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';
 import { scanKeys } from '../support/redis-keys.ts';
@@ -50,7 +50,7 @@ describe('two API processes on one Redis', () => {
       statuses.push((await from(i % 2 === 0 ? h.app : other.app, '198.51.100.2')).status);
     const admitted = statuses.filter((status) => status === 200).length;
     expect(admitted).toBeGreaterThanOrEqual(LIMIT);
-    // The documented bound (src/store/batched-rate-limit-store.ts): limit + (N − 1) × ½ × limit.
+    // The documented bound (src/redis/batched-rate-limit-store.ts): limit + (N − 1) × ½ × limit.
     expect(admitted).toBeLessThanOrEqual(LIMIT + LIMIT / 2);
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     // Every admitted hit reaches Redis within a flush interval, and so does each process' first

@@ -2,7 +2,7 @@ import type { QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../../src/service.ts';
+import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
@@ -52,7 +52,7 @@ describe('an attacker that fills its caps with matches against its own silent bo
     }
     expect(attack).toHaveLength(5 * h.config.limits.maxActiveChallengesPerBot);
     await until(
-      async () => (await h.store.matchIdsInStatus('running', 100)).length === attack.length,
+      async () => (await h.stores.matches.matchIdsInStatus('running', 100)).length === attack.length,
       'every attacking match to be running',
     );
 
@@ -65,7 +65,7 @@ describe('an attacker that fills its caps with matches against its own silent bo
     const third = (await request(h.app).get(`/v1/matches/${created.body.id}`)).body;
     expect(third.result.reason).toBe('completed');
     // It did not wait behind the attack: every attacking match is still waiting on its silent bot.
-    const stillRunning = await h.store.matchIdsInStatus('running', 100);
+    const stillRunning = await h.stores.matches.matchIdsInStatus('running', 100);
     expect(stillRunning.sort()).toEqual([...attack].sort());
   });
 });

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchState } from '../../src/contract/index.ts';
 import { gameFor, registerGame } from '../../src/game/index.ts';
-import { newId } from '../../src/ids.ts';
-import type { MatchRecord } from '../../src/store/records.ts';
+import type { MatchRecord } from '../../src/model/records.ts';
+import { newId } from '../../src/support/ids.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { ticTacToe } from './tictactoe.ts';
@@ -42,7 +42,7 @@ async function storeMatch(black: RegisteredBot, white: RegisteredBot): Promise<s
     result: null,
     ratings: null,
   };
-  expect(await world.h.store.createMatch(match)).toBe('created');
+  expect(await world.h.stores.matches.createMatch(match)).toBe('created');
   return match.id;
 }
 
@@ -138,14 +138,14 @@ describe('a second game registered beside Reversi (tic-tac-toe)', () => {
         result: { winner: 'black', discs: { black: 4, white: 3 }, reason: 'completed' },
       });
 
-      const match = await h.store.getMatch(id);
+      const match = await h.stores.matches.getMatch(id);
       expect(match).toMatchObject({
         game: 'tictactoe',
         status: 'finished',
         moveCount: 7,
         result: { winner: 'black', discs: { black: 4, white: 3 }, reason: 'completed' },
       });
-      const moves = await h.store.getMoves(id);
+      const moves = await h.stores.matches.getMoves(id);
       expect(moves.map(({ ply, player, square, flips }) => ({ ply, player, square, flips }))).toEqual(
         ['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3'].map((square, i) => ({
           ply: i + 1,

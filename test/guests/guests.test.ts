@@ -249,7 +249,7 @@ describe('the sweep of idle guests (GUEST_TTL_HOURS)', () => {
     expect((await request(h.app).get('/v1/bots/me').set(bearer(player.token))).status).toBe(200);
 
     // Past the TTL after its game, the player goes too; its match keeps its record and players.
-    const events = h.store.keys.botEvents(player.id);
+    const events = h.stores.keys.botEvents(player.id);
     expect(await h.redis.exists(events)).toBe(1); // its turns, matchStarted, matchFinished
     const second = await sched.scheduler.sweepGuests(lastPlayed + TTL_MS + 1);
     expect(second).toContain(player.id);

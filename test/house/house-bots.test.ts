@@ -4,8 +4,8 @@ import { runPullBot } from '../../examples/bots/pull.ts';
 import { ensureHouseBots } from '../../src/arena/house-bots.ts';
 import { chooseGreedy } from '../../src/house/greedy.ts';
 import { HOUSE_BOTS } from '../../src/house/roster.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import type { PullStore } from '../../src/store/pull-store.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
 import { admin, bearer, registerBot, storedKeys } from '../support/api.ts';
 import { createMatch, pullPlayers, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -60,13 +60,13 @@ describe('the house bots', () => {
     const fresh = await createHarness();
     try {
       const deps = { now: Date.now(), random: (n: number) => Buffer.alloc(n, 7), startingRating: 1500 };
-      const runs = await Promise.all([1, 2, 3, 4].map(() => ensureHouseBots(fresh.store, deps)));
+      const runs = await Promise.all([1, 2, 3, 4].map(() => ensureHouseBots(fresh.stores, deps)));
       expect(runs.flatMap((run) => run.registered).sort()).toEqual(HOUSE_BOTS.map((bot) => bot.name).sort());
       expect(runs.flatMap((run) => run.nameTaken)).toEqual([]);
       const keys = await storedKeys(fresh);
-      expect(await ensureHouseBots(fresh.store, deps)).toEqual({ registered: [], nameTaken: [] });
+      expect(await ensureHouseBots(fresh.stores, deps)).toEqual({ registered: [], nameTaken: [] });
       expect(await storedKeys(fresh)).toEqual(keys);
-      expect((await fresh.store.activeBots()).length).toBe(HOUSE_BOTS.length);
+      expect((await fresh.stores.bots.activeBots()).length).toBe(HOUSE_BOTS.length);
     } finally {
       await fresh.close();
     }

@@ -332,6 +332,6 @@ describe('POST /v1/bots/{botId}/token', () => {
     // The old token stays dead, and so does any token a racing rotation could have written.
     const profile = await request(h.app).get('/v1/bots/me').set(bearer(bot.token));
     expect(profile.status).toBe(401);
-    expect(await h.store.findBotIdByTokenHash(hashToken(bot.token))).toBeNull();
+    expect(await h.stores.bots.findBotIdByTokenHash(hashToken(bot.token))).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deleteKeysUnder } from '../../src/store/maintenance.ts';
+import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import { startApiProcess } from '../support/api-process.ts';
 import { REDIS_URL } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';

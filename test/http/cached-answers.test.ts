@@ -45,7 +45,7 @@ describe('GET /v1/matches/{id}/state for spectators from memory', () => {
     const id = await createMatch(cached, black.id, white.id);
     const before = await request(cached.app).get(`/v1/matches/${id}/state`).expect(200);
     expect(before.body.status).toBe('queued');
-    await cached.store.startMatch(id, Date.now());
+    await cached.stores.matches.startMatch(id, Date.now());
     const spectator = await request(cached.app).get(`/v1/matches/${id}/state`).expect(200);
     expect(spectator.text).toBe(before.text);
     expect(spectator.headers.etag).toBe(before.headers.etag);

@@ -6,7 +6,7 @@ import type { components } from '../../src/contract/index.ts';
 import { pageIds } from '../../src/http/routes/export.ts';
 import { loadSpec } from '../../src/http/spec.ts';
 import { type Color, initialPosition, mustPass, type Position, play } from '../../src/reversi/index.ts';
-import type { MatchQuery } from '../../src/store/store.ts';
+import type { MatchQuery } from '../../src/store/match-store.ts';
 import { pullApi } from '../pull/pull-api.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
@@ -243,7 +243,7 @@ describe('game records out', () => {
     });
 
     it('gathers a page across several store pages, the cursor landing after its last match', async () => {
-      const list = (query: MatchQuery) => world.h.store.listMatches(query);
+      const list = (query: MatchQuery) => world.h.stores.matches.listMatches(query);
       const newestFirst = [...ids].sort().reverse();
       const query = { bot: bots.black.id, status: 'finished' as const, since: null, limit: 8 };
       const first = await pageIds(list, query, 3);

@@ -114,14 +114,14 @@ describe('GET /v1/leaderboard', () => {
   });
 
   it('gives ratings to one decimal: the bots, their strengths, histories and matches', async () => {
-    await h.store.saveStrengths(
+    await h.stores.ratings.saveStrengths(
       new Map([[bots.ann.id, { rating: 1512.4567, lower: 1401.2345, upper: 1630.9876 }]]),
       Date.now(),
     );
     const page = await board();
     const ann = page.items.find((e: { bot: { name: string } }) => e.bot.name === 'ann');
     expect(ann.strength).toEqual({ rating: 1512.5, lower: 1401.2, upper: 1631 });
-    const stored = (await h.store.getBot(bots.ann.id))!.rating;
+    const stored = (await h.stores.bots.getBot(bots.ann.id))!.rating;
     expect(oneDecimal(stored)).toBe(false); // the store keeps the rating whole
     expect(ann.rating).toBe(Math.round(stored * 10) / 10);
     for (const entry of [...page.items, ...page.unranked]) expect(oneDecimal(entry.rating)).toBe(true);
@@ -151,9 +151,9 @@ describe('GET /v1/leaderboard', () => {
 
   it('counts the rated games of bots listed before the leaderboard kept them apart (backfill at start)', async () => {
     const before = await board();
-    await h.redis.del(h.store.keys.leaderboardGames);
-    expect(await h.store.backfillLeaderboardGames()).toBe(5);
-    expect(await h.store.backfillLeaderboardGames()).toBe(0);
+    await h.redis.del(h.stores.keys.leaderboardGames);
+    expect(await h.stores.ratings.backfillLeaderboardGames()).toBe(5);
+    expect(await h.stores.ratings.backfillLeaderboardGames()).toBe(0);
     expect(await board()).toEqual(before);
   });
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { deleteKeysUnder } from '../../src/store/maintenance.ts';
+import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { killedAfterTest } from '../support/children.ts';
 import { REDIS_URL } from '../support/harness.ts';

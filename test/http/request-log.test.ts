@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/logger.ts';
-import { startApi } from '../../src/service.ts';
+import { loggerOptions } from '../../src/support/logger.ts';
+import { startApi } from '../../src/wiring/processes.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { MoveRecorder } from '../../src/match/move-recorder.ts';
-import type { MoveRecord } from '../../src/store/records.ts';
-import type { ArenaStore, MoveRun } from '../../src/store/store.ts';
+import type { MoveRecord } from '../../src/model/records.ts';
+import { MoveRecorder } from '../../src/runner/move-recorder.ts';
+import type { MatchStore, MoveRun } from '../../src/store/match-store.ts';
 
 /** A store whose appends wait until the test answers them, in order. */
 function heldStore() {
   const writes: { ply: number; run: MoveRun; answer: (stored: boolean) => void; fail: (e: Error) => void }[] =
     [];
-  const store = {
+  const matches: Pick<MatchStore, 'appendMove'> = {
     appendMove: (_id: string, move: MoveRecord, run: MoveRun) =>
       new Promise<boolean>((answer, fail) => writes.push({ ply: move.ply, run, answer, fail })),
-  } as Pick<ArenaStore, 'appendMove'> as ArenaStore;
-  return { store, writes };
+  };
+  return { matches, writes };
 }
 
 const move = (ply: number): MoveRecord => ({ ply, player: 'white', square: 'd3', flips: [], latencyMs: 0 });
@@ -29,8 +29,8 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 
 describe('MoveRecorder', () => {
   it('sends each ply at once, the first as a fresh start and the rest as following its own', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     expect(await recorder.record(move(1))).toBe(true);
     expect(await recorder.record(move(2))).toBe(true);
     expect(writes.map((w) => [w.ply, w.run.follows])).toEqual([
@@ -44,8 +44,8 @@ describe('MoveRecorder', () => {
   });
 
   it('waits once four plies are unconfirmed, and goes on when the store answers', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     for (const ply of [1, 2, 3]) expect(await recorder.record(move(ply))).toBe(true);
     const fourth = recorder.record(move(4));
     expect(await settled(fourth)).toBe(false);
@@ -54,8 +54,8 @@ describe('MoveRecorder', () => {
   });
 
   it('reports a refused ply and sends nothing after it', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     writes[0]!.answer(false);
     expect(await recorder.flush()).toBe(false);
@@ -64,8 +64,8 @@ describe('MoveRecorder', () => {
   });
 
   it('throws the error of a failed write on the next ply and on flush', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     writes[0]!.fail(new Error('redis is gone'));
     await expect(recorder.flush()).rejects.toThrow('redis is gone');
@@ -73,8 +73,8 @@ describe('MoveRecorder', () => {
   });
 
   it('rejects a flush only once every write has settled', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     await recorder.record(move(2));
     writes[0]!.fail(new Error('redis is gone'));
@@ -85,8 +85,8 @@ describe('MoveRecorder', () => {
   });
 
   it('reports a refusal from flush only once every write has settled', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     await recorder.record(move(2));
     writes[0]!.answer(false);
@@ -97,8 +97,8 @@ describe('MoveRecorder', () => {
   });
 
   it('throws a failure that came after a refusal, from flush and from the next ply', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     await recorder.record(move(2));
     writes[0]!.answer(false);
@@ -109,8 +109,8 @@ describe('MoveRecorder', () => {
   });
 
   it('answers two flushes made while writes are pending alike', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     await recorder.record(move(2));
     const flushes = [recorder.flush(), recorder.flush()];
@@ -121,8 +121,8 @@ describe('MoveRecorder', () => {
   });
 
   it('goes on after a flush, sending the next ply as following its own and waiting for it anew', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     writes[0]!.answer(true);
     expect(await recorder.flush()).toBe(true);
@@ -136,8 +136,8 @@ describe('MoveRecorder', () => {
 
   it('makes a ply that waited for the store report a refusal, or throw a failure once all have settled', async () => {
     for (const outcome of ['refused', 'failed'] as const) {
-      const { store, writes } = heldStore();
-      const recorder = new MoveRecorder(store, 'm');
+      const { matches, writes } = heldStore();
+      const recorder = new MoveRecorder(matches, 'm');
       for (const ply of [1, 2, 3]) await recorder.record(move(ply));
       const fourth = recorder.record(move(4));
       if (outcome === 'refused') writes[1]!.answer(false);
@@ -151,8 +151,8 @@ describe('MoveRecorder', () => {
   });
 
   it('keeps a failure from a flush nobody awaited for the next ply, without an unhandled rejection', async () => {
-    const { store, writes } = heldStore();
-    const recorder = new MoveRecorder(store, 'm');
+    const { matches, writes } = heldStore();
+    const recorder = new MoveRecorder(matches, 'm');
     await recorder.record(move(1));
     void recorder.flush();
     writes[0]!.fail(new Error('redis is gone'));

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { type PoolThreads, startPoolThreads } from '../../src/pool/threads.ts';
+import { type PoolThreads, startPoolThreads } from '../../src/pool/pool-threads.ts';
 import { createMatch } from '../support/arena.ts';
 import { until } from '../support/private-redis.ts';
 import { matchJobDone } from '../support/queue-events.ts';
@@ -23,7 +23,7 @@ describe('match pool threads', { timeout: 60_000 }, () => {
     try {
       await Promise.all(ids.map((id) => matchJobDone(fixture.h, fixture.events, id, 30_000)));
       for (const id of ids) {
-        const match = await fixture.h.store.getMatch(id);
+        const match = await fixture.h.stores.matches.getMatch(id);
         expect(match?.status).toBe('finished');
         expect(match?.result?.reason).toBe('completed');
       }
@@ -60,7 +60,7 @@ describe('match pool threads', { timeout: 60_000 }, () => {
     const pool: PoolThreads = await startPoolThreads(threaded(1, 1, 2000), pino({ level: 'silent' }));
     try {
       await until(
-        async () => ((await fixture.h.store.getMatch(id))?.moveCount ?? 0) >= 6,
+        async () => ((await fixture.h.stores.matches.getMatch(id))?.moveCount ?? 0) >= 6,
         'some moves',
         30_000,
       );
@@ -70,12 +70,12 @@ describe('match pool threads', { timeout: 60_000 }, () => {
       await expect(pool.loopDelays()).rejects.toThrow(/ended/);
       await until(async () => pool.threads[0] !== first, 'a new thread', 10_000);
       await matchJobDone(fixture.h, fixture.events, id, 45_000);
-      const match = await fixture.h.store.getMatch(id);
+      const match = await fixture.h.stores.matches.getMatch(id);
       expect(match?.status).toBe('finished');
       expect(match?.result?.reason).toBe('completed');
-      const moves = await fixture.h.store.getMoves(id);
+      const moves = await fixture.h.stores.matches.getMoves(id);
       expect(moves.map((move) => move.ply)).toEqual(moves.map((_, index) => index + 1));
-      for (const bot of [a, b]) expect(await fixture.h.store.ratingHistory(bot.id)).toHaveLength(1);
+      for (const bot of [a, b]) expect(await fixture.h.stores.ratings.ratingHistory(bot.id)).toHaveLength(1);
     } finally {
       await pool.close();
     }

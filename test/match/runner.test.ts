@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULT_MESSAGE_MAX } from '../../src/faults.ts';
+import { FAULT_MESSAGE_MAX } from '../../src/model/faults.ts';
 import {
   type Color,
   type Direction,
@@ -275,7 +275,7 @@ describe('a bot whose answer names thousands of fields', () => {
         .end(JSON.stringify({ action: move, ...fields }));
     });
     const { id } = await playMatch(good.id, bad.id);
-    const fault = (await h.store.getMatch(id))?.result?.fault;
+    const fault = (await h.stores.matches.getMatch(id))?.result?.fault;
     expect(fault).toMatchObject({ player: 'white', reason: 'invalid-response', cause: 'not-an-action' });
     expect(fault?.message).toMatch(/^the response is not a BotAction: .*k0.*…$/);
     expect(fault?.message.length).toBeLessThanOrEqual(FAULT_MESSAGE_MAX);

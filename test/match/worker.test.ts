@@ -19,7 +19,7 @@ async function getMatch(id: string) {
 /** Waits on the store, not on the API: polls there never meet a rate limit. */
 async function movesPlayed(id: string, atLeast: number): Promise<void> {
   await until(
-    async () => ((await fixture.h.store.getMatch(id))?.moveCount ?? 0) >= atLeast,
+    async () => ((await fixture.h.stores.matches.getMatch(id))?.moveCount ?? 0) >= atLeast,
     'some moves',
     30_000,
   );
@@ -75,7 +75,7 @@ describe('a worker process', { timeout: 90_000 }, () => {
         const profile = await request(fixture.h.app).get(`/v1/bots/${bot.id}`);
         expect(profile.status).toBe(200);
         expect(profile.body.games).toBe(1);
-        expect(await fixture.h.store.ratingHistory(bot.id)).toHaveLength(1);
+        expect(await fixture.h.stores.ratings.ratingHistory(bot.id)).toHaveLength(1);
       }
     });
   });

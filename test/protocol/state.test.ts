@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BotState } from '../../src/contract/index.ts';
-import { matchState } from '../../src/match-model/match-state.ts';
-import { replay } from '../../src/match-model/replay.ts';
+import type { MatchRecord, MoveRecord } from '../../src/model/records.ts';
+import { replay } from '../../src/model/replay.ts';
+import { matchState } from '../../src/protocol/match-state.ts';
 import { botState, botStateBody, WireHistory } from '../../src/protocol/state.ts';
-import type { MatchRecord, MoveRecord } from '../../src/store/records.ts';
 
 /**
  * The JSON bots receive is pinned by golden files: a change to the wire shape shows up here as a

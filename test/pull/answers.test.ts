@@ -158,7 +158,7 @@ describe('POST /v1/matches/{matchId}/actions', () => {
     it('answers 503 once it stops waiting, and a retry answers the state once the move is recorded', async () => {
       const { puller, id, start, stop } = await pullVersusPush('unrecorded', { timeLimitMs: 10_000 });
       // Running, but no worker plays it yet (as when the worker died after the bot's turn opened).
-      await world.h.store.startMatch(id, Date.now());
+      await world.h.stores.matches.startMatch(id, Date.now());
       const turn = await api.state(id, puller.token);
       const move = { action: turn.body.legalMoves[0], ply: 1 };
       const res = await api.act(id, puller, move);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_MARGIN_MS } from '../../src/arena/pull.ts';
-import { storeKeys } from '../../src/store/keys.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { serve } from '../support/serve.ts';

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 
 const BOTS = 200;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot, seededRandom } from '../../examples/bots/index.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import type { Harness } from '../support/harness.ts';

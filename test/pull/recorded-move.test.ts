@@ -2,11 +2,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PullService } from '../../src/arena/pull.ts';
 import type { MatchState } from '../../src/contract/index.ts';
-import { eloRule } from '../../src/match/rating-rule.ts';
-import type { LiveTurn } from '../../src/store/match-events.ts';
-import type { Color } from '../../src/store/records.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
-import type { ArenaStore } from '../../src/store/store.ts';
+import type { LiveTurn } from '../../src/model/live-events.ts';
+import { eloRule } from '../../src/model/rating-rule.ts';
+import type { Color } from '../../src/model/records.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { CommandMonitor } from '../support/command-monitor.ts';
@@ -39,7 +38,7 @@ async function unplayedMatch(prefix: string) {
   const white = await registerBot(h, { name: `${prefix}-white` });
   const id = await createMatch(h, black.id, white.id, { rules: { timeLimitMs: 10_000 } });
   // Running, but no worker plays it: the test records the move itself, as the worker would.
-  await h.store.startMatch(id, Date.now());
+  await h.stores.matches.startMatch(id, Date.now());
   const turn = (await api.state(id)).body as MatchState;
   const color = turn.toMove as Color;
   const [bot, opponent]: [RegisteredBot, RegisteredBot] = color === 'black' ? [black, white] : [white, black];
@@ -57,7 +56,7 @@ async function recordMove(id: string, color: Color, move: { action: string; ply:
     lastLatency: { black: null, white: null },
   };
   const record = { ply: move.ply, player: color, square: move.action, flips: [], latencyMs: 5 };
-  expect(await h.store.appendMove(id, record, { id: 'test-run', follows: false }, next)).toBe(true);
+  expect(await h.stores.matches.appendMove(id, record, { id: 'test-run', follows: false }, next)).toBe(true);
 }
 
 /**
@@ -97,8 +96,8 @@ const HASH_READS = new Set(['hget', 'hmget', 'hgetall']);
  * scripts' own reads), and when it first waits on the match's event stream.
  */
 function watch(id: string) {
-  const matchKey = h.store.keys.match(id);
-  const eventsKey = h.store.keys.matchEvents(id);
+  const matchKey = h.stores.keys.match(id);
+  const eventsKey = h.stores.keys.matchEvents(id);
   let hashReads = 0;
   let waiting!: () => void;
   const waits = new Promise<void>((resolve) => (waiting = resolve));
@@ -144,7 +143,7 @@ describe('POST /v1/matches/{matchId}/actions', () => {
       const answer = api.act(id, bot, move).then((res) => res);
       await Promise.race([watching.waits, answer]);
       const result = { winner: null, discs: { black: 2, white: 2 }, reason: 'aborted' } as const;
-      expect(await h.store.finishMatch(id, result, Date.now(), eloRule(h.config.rating))).toBe(true);
+      expect(await h.stores.matches.finishMatch(id, result, Date.now(), eloRule(h.config.rating))).toBe(true);
       const res = await answer;
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.status).toBe('aborted');
@@ -161,7 +160,7 @@ describe('GET /v1/matches/{matchId}/state?waitMs (a long poll)', () => {
     const { id, opponent, color, move } = await unplayedMatch('poll');
     const watching = watch(id);
     // The waiting bot's own stream: the long poll's wait reads it once as it begins.
-    const eventsKey = h.store.keys.botEvents(opponent.id);
+    const eventsKey = h.stores.keys.botEvents(opponent.id);
     let stopListening = () => {};
     const waitBegins = new Promise<void>((resolve) => {
       stopListening = commands.listen((args) => {
@@ -191,7 +190,7 @@ describe('PullService.act', () => {
       // Once the action is handed over, the next read of the match (the look at whether the move is
       // recorded) answers from before the worker records it.
       let armed = false;
-      const store = new Proxy(h.store, {
+      const matches = new Proxy(h.stores.matches, {
         get(target, name) {
           if (name === 'getMatch') {
             return async (matchId: string) => {
@@ -206,14 +205,15 @@ describe('PullService.act', () => {
           const value = Reflect.get(target, name);
           return typeof value === 'function' ? value.bind(target) : value;
         },
-      }) as ArenaStore;
+      });
+      const stores = { ...h.stores, matches };
       const handOver = pull.submitAction.bind(pull);
       pull.submitAction = async (...args) => {
         const outcome = await handOver(...args);
         armed = true;
         return outcome;
       };
-      const service = new PullService({ store, pull, maxStreamsPerBot: h.config.limits.maxStreamsPerBot });
+      const service = new PullService({ stores, pull, maxStreamsPerBot: h.config.limits.maxStreamsPerBot });
       try {
         const principal = { kind: 'bot', botId: bot.id } as const;
         const { state, played } = await service.act(
@@ -250,7 +250,7 @@ function serviceWhoseTurnReadIsFollowedBy(meanwhile: () => unknown) {
     return turn;
   };
   const service = new PullService({
-    store: h.store,
+    stores: h.stores,
     pull,
     maxStreamsPerBot: h.config.limits.maxStreamsPerBot,
   });
@@ -285,7 +285,7 @@ describe('PullService.awaitTurn', () => {
       const { id, opponent, color } = await unplayedMatch('poll-gone');
       const gone = new AbortController();
       const { pull, service } = serviceWhoseTurnReadIsFollowedBy(() => gone.abort());
-      const streamsKey = h.store.keys.botStreams(opponent.id);
+      const streamsKey = h.stores.keys.botStreams(opponent.id);
       let leaseCommands = 0;
       const stopListening = commands.listen((args) => {
         if (args.includes(streamsKey)) leaseCommands++;

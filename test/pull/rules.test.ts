@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/random.ts';
+import { seededRandom } from '../../src/support/random.ts';
 import {
   type RefColor,
   refGameOver,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botEvents, PullService, type StreamItem } from '../../src/arena/pull.ts';
-import { BOT_EVENTS_KEPT, storeKeys } from '../../src/store/keys.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
-import { compareIds } from '../../src/store/stream-waits.ts';
+import { compareIds } from '../../src/connections/stream-waits.ts';
+import { BOT_EVENTS_KEPT, storeKeys } from '../../src/redis/keys.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
@@ -28,13 +28,13 @@ describe("a bot's event stream opened while a turn is opened", () => {
     // The race, made certain: the stream's start was fixed before the turn's event (id 0-0), and
     // its snapshot is read after the turn opened.
     const pull = new RedisPullStore(h.redis, h.prefix);
-    const service = new PullService({ store: h.store, pull, maxStreamsPerBot: 4 });
+    const service = new PullService({ stores: h.stores, pull, maxStreamsPerBot: 4 });
     const closed = new AbortController();
     const lease = await service.holdStream(puller.id, 60_000);
     const items: StreamItem[] = [];
     const stream = botEvents(
       service,
-      { store: h.store, pull },
+      { stores: h.stores, pull },
       puller.id,
       { after: '0-0', snapshot: true },
       closed.signal,

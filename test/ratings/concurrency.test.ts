@@ -39,7 +39,7 @@ describe('rated matches finishing concurrently on several worker processes', { t
     const workers = [spawnWorker(h, env), spawnWorker(h, env), spawnWorker(h, env)];
     try {
       await until(
-        async () => (await h.store.matchIdsInStatus('finished', 1000)).length === MATCHES,
+        async () => (await h.stores.matches.matchIdsInStatus('finished', 1000)).length === MATCHES,
         'every match to finish',
         100_000,
       );

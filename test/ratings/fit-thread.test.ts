@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis } from '../../src/connections/redis-connection.ts';
 import { recomputeInThread } from '../../src/matchmaking/fit-thread.ts';
-import { seededRandom } from '../../src/random.ts';
+import type { Strength } from '../../src/model/records.ts';
 import { bradleyTerryFromColumns } from '../../src/rating/bradley-terry.ts';
-import { deleteKeysUnder } from '../../src/store/maintenance.ts';
-import type { Strength } from '../../src/store/records.ts';
-import { createRedis } from '../../src/store/redis-connection.ts';
-import { RedisStrengthStore } from '../../src/store/strength-store.ts';
+import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
+import { RedisStrengthStore } from '../../src/redis/redis-strength-store.ts';
+import { seededRandom } from '../../src/support/random.ts';
 import { REDIS_URL } from '../support/harness.ts';
 
 let redis: Redis;

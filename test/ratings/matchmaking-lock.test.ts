@@ -20,7 +20,7 @@ describe('matchmaking rounds of two processes at once', () => {
       const rounds = await Promise.all([a.scheduler.matchmake(), b.scheduler.matchmake()]);
       expect(rounds.flat()).toHaveLength(3); // six free bots, one match each
       expect(rounds.some((round) => round.length === 0)).toBe(true);
-      const active = await h.store.activeMatchCounts(bots.map((bot) => bot.id));
+      const active = await h.stores.matches.activeMatchCounts(bots.map((bot) => bot.id));
       expect(active).toEqual([1, 1, 1, 1, 1, 1]);
 
       // The lock was released: the next round runs (and finds every bot at its cap).

@@ -60,9 +60,9 @@ describe('matchmaking with balanced openings (the default)', () => {
     }
     // Each bot has as many whites as blacks, and the colour balance says so.
     const ids = bots.map((b) => b.id);
-    expect(await h.store.colorBalances(ids)).toEqual([0, 0, 0, 0]);
+    expect(await h.stores.ratings.colorBalances(ids)).toEqual([0, 0, 0, 0]);
     // A bot is in at most its cap of matches: one paired game at the default of 2.
-    for (const count of await h.store.activeMatchCounts(ids)) expect(count).toBeLessThanOrEqual(2);
+    for (const count of await h.stores.matches.activeMatchCounts(ids)) expect(count).toBeLessThanOrEqual(2);
 
     // Both games of a pair are played from the opening, the arena's plies first.
     for (const id of created.slice(0, 2)) {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeKeys } from '../../src/store/keys.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -224,7 +224,7 @@ describe('matchmaking', () => {
     const tally = ids.map((id) =>
       matches.reduce((sum, m) => sum + (m.black.id === id ? 1 : 0) - (m.white.id === id ? 1 : 0), 0),
     );
-    expect(await mm.store.colorBalances(ids)).toEqual(tally);
+    expect(await mm.stores.ratings.colorBalances(ids)).toEqual(tally);
   });
 
   // Within one round two bots that both had black may meet, and one has black again: the pairing
@@ -260,7 +260,7 @@ describe('matchmaking', () => {
       expect([colours[0]!.black, colours[0]!.white].sort()).toEqual([x.id, y.id].sort());
       expect(colours[1]).toEqual({ black: colours[0]!.white, white: colours[0]!.black });
       expect(colours[3]).toEqual({ black: colours[2]!.white, white: colours[2]!.black });
-      expect(await duo.store.colorBalances([x.id, y.id])).toEqual([0, 0]);
+      expect(await duo.stores.ratings.colorBalances([x.id, y.id])).toEqual([0, 0]);
     });
   });
 });

@@ -2,8 +2,8 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEDULE_QUEUE_NAME } from '../../src/matchmaking/scheduler.ts';
+import type { MatchRecord } from '../../src/model/records.ts';
 import { bullPrefix } from '../../src/queue/match-queue.ts';
-import type { MatchRecord } from '../../src/store/records.ts';
 import { registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
@@ -29,11 +29,13 @@ afterAll(async () => {
 async function matchesByBot(): Promise<Map<string, MatchRecord[]>> {
   const ids = (
     await Promise.all(
-      (['queued', 'running', 'finished'] as const).map((status) => h.store.matchIdsInStatus(status, 1000)),
+      (['queued', 'running', 'finished'] as const).map((status) =>
+        h.stores.matches.matchIdsInStatus(status, 1000),
+      ),
     )
   ).flat();
   const byBot = new Map<string, MatchRecord[]>();
-  for (const match of await Promise.all(ids.map((id) => h.store.getMatch(id)))) {
+  for (const match of await Promise.all(ids.map((id) => h.stores.matches.getMatch(id)))) {
     if (!match) continue;
     for (const side of [match.black.id, match.white.id]) byBot.set(side, [...(byBot.get(side) ?? []), match]);
   }
@@ -56,7 +58,7 @@ describe('with matchmaking on, two worker processes', { timeout: 90_000 }, () =>
     const workers = [spawnWorker(h, env), spawnWorker(h, env)];
     try {
       await until(
-        async () => (await h.store.matchIdsInStatus('finished', 1000)).length >= 6,
+        async () => (await h.stores.matches.matchIdsInStatus('finished', 1000)).length >= 6,
         'matchmade matches',
         60_000,
       );

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eloRule } from '../../src/match/rating-rule.ts';
-import { seededRandom } from '../../src/random.ts';
+import { eloRule } from '../../src/model/rating-rule.ts';
+import type { MatchResult } from '../../src/model/records.ts';
 import { bradleyTerry, bradleyTerryFromColumns, type RatedGame } from '../../src/rating/bradley-terry.ts';
-import type { MatchResult } from '../../src/store/records.ts';
+import { seededRandom } from '../../src/support/random.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -29,7 +29,7 @@ const result = (winner: 'black' | 'white' | null): MatchResult => ({
 /** Creates and starts a rated match, for the test to finish by hand. */
 async function running(black: string, white: string): Promise<string> {
   const id = await createMatch(h, black, white, { rated: true });
-  await h.store.startMatch(id, Date.now());
+  await h.stores.matches.startMatch(id, Date.now());
   return id;
 }
 
@@ -53,23 +53,23 @@ describe('the rated tallies', () => {
       const id = await running(black, white);
       // Two finishers at once (a resend, or a second worker): one writes, the other finds it ended.
       const finished = await Promise.all([
-        h.store.finishMatch(id, result(winner), Date.now(), rate),
-        h.store.finishMatch(id, result(winner), Date.now(), rate),
+        h.stores.matches.finishMatch(id, result(winner), Date.now(), rate),
+        h.stores.matches.finishMatch(id, result(winner), Date.now(), rate),
       ]);
       expect(finished.filter(Boolean)).toHaveLength(1);
-      expect(await h.store.finishMatch(id, result(winner), Date.now(), rate)).toBe(false);
+      expect(await h.stores.matches.finishMatch(id, result(winner), Date.now(), rate)).toBe(false);
     }
     // An unrated match counts for nobody.
     const unrated = await createMatch(h, a.id, b.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
-    await h.store.startMatch(unrated, Date.now());
-    await h.store.finishMatch(unrated, result('black'), Date.now(), rate);
+    await h.stores.matches.startMatch(unrated, Date.now());
+    await h.stores.matches.finishMatch(unrated, result('black'), Date.now(), rate);
 
     expect(await talliesHash(h)).toEqual({
       [`${a.id} ${b.id} 1`]: '2',
       [`${b.id} ${a.id} 0.5`]: '1',
       [`${b.id} ${a.id} 0`]: '1',
     });
-    const columns = await h.store.ratedTallies();
+    const columns = await h.stores.ratings.ratedTallies();
     const games = [...columns.games].reduce((sum, n) => sum + n, 0);
     expect(games).toBe(played.length);
   });
@@ -112,9 +112,9 @@ describe('the legacy rated-results list', () => {
       1,
     );
 
-    const first = await legacy.store.ratedTallies();
+    const first = await legacy.stores.ratings.ratedTallies();
     expect(await legacy.redis.exists(list)).toBe(0);
-    const again = await legacy.store.ratedTallies();
+    const again = await legacy.stores.ratings.ratedTallies();
     expect([...again.games].reduce((sum, n) => sum + n, 0)).toBe(games.length);
 
     const fromList = bradleyTerry(games, { anchorMean: 1500 });

@@ -1,6 +1,6 @@
 import { type BotEvent, BotEventStream, createArenaClient, type MatchState } from '@reversi-arena/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { until } from '../support/private-redis.ts';

@@ -67,8 +67,8 @@ describe('spectators of many matches on one API process', () => {
     // Each of them is waiting: a turn told on each match reaches every spectator of it.
     const now = Date.now();
     for (const id of ids) {
-      await h.store.startMatch(id, now);
-      await h.store.announceTurn(id, {
+      await h.stores.matches.startMatch(id, now);
+      await h.stores.matches.announceTurn(id, {
         ply: 1,
         toMove: 'white',
         deadline: now + 5000,

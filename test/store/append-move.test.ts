@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MoveRecorder } from '../../src/match/move-recorder.ts';
-import { encodeMove } from '../../src/store/move-codec.ts';
-import type { MoveRecord } from '../../src/store/records.ts';
+import type { MoveRecord } from '../../src/model/records.ts';
+import { encodeMove } from '../../src/redis/move-codec.ts';
+import { MoveRecorder } from '../../src/runner/move-recorder.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -31,7 +31,7 @@ const squares = (moves: readonly MoveRecord[]) => moves.map((m) => m.square);
 
 async function runningMatch(): Promise<string> {
   const id = await createMatch(h, black, white);
-  await h.store.startMatch(id, Date.now());
+  await h.stores.matches.startMatch(id, Date.now());
   return id;
 }
 
@@ -42,72 +42,72 @@ describe('appending moves', () => {
 
     // All made in one turn of the event loop, so they are written together.
     const answers = await Promise.all([
-      h.store.appendMove(one, move(1, 'e3'), first),
-      h.store.appendMove(two, move(1, 'f4'), first),
-      h.store.appendMove(one, move(1, 'c5'), first),
-      h.store.appendMove(queued, move(1, 'e3'), first),
-      h.store.appendMove(two, move(2, 'f3'), next),
-      h.store.appendMove(one, move(3, 'g3'), next),
+      h.stores.matches.appendMove(one, move(1, 'e3'), first),
+      h.stores.matches.appendMove(two, move(1, 'f4'), first),
+      h.stores.matches.appendMove(one, move(1, 'c5'), first),
+      h.stores.matches.appendMove(queued, move(1, 'e3'), first),
+      h.stores.matches.appendMove(two, move(2, 'f3'), next),
+      h.stores.matches.appendMove(one, move(3, 'g3'), next),
     ]);
 
     expect(answers).toEqual([true, true, false, false, true, false]);
-    expect(await h.store.getMoves(one)).toEqual([{ ...move(1, 'e3'), flips: ['e4'] }]);
-    expect(squares(await h.store.getMoves(two))).toEqual(['f4', 'f3']);
-    expect(await h.store.getMoves(queued)).toEqual([]);
-    expect((await h.store.getMatch(two))?.moveCount).toBe(2);
+    expect(await h.stores.matches.getMoves(one)).toEqual([{ ...move(1, 'e3'), flips: ['e4'] }]);
+    expect(squares(await h.stores.matches.getMoves(two))).toEqual(['f4', 'f3']);
+    expect(await h.stores.matches.getMoves(queued)).toEqual([]);
+    expect((await h.stores.matches.getMatch(two))?.moveCount).toBe(2);
   });
 
   it('refuses a ply already recorded by an earlier batch', async () => {
     const id = await runningMatch();
-    expect(await h.store.appendMove(id, move(1, 'e3'), first)).toBe(true);
-    expect(await h.store.appendMove(id, move(1, 'f4'), next)).toBe(false);
-    expect(await h.store.appendMove(id, move(2, 'f3'), next)).toBe(true);
-    expect(squares(await h.store.getMoves(id))).toEqual(['e3', 'f3']);
+    expect(await h.stores.matches.appendMove(id, move(1, 'e3'), first)).toBe(true);
+    expect(await h.stores.matches.appendMove(id, move(1, 'f4'), next)).toBe(false);
+    expect(await h.stores.matches.appendMove(id, move(2, 'f3'), next)).toBe(true);
+    expect(squares(await h.stores.matches.getMoves(id))).toEqual(['e3', 'f3']);
   });
 
   it("refuses a run's ply that would follow another run's, even at the right length", async () => {
     const id = await runningMatch();
     // Another worker took the match over and recorded ply 1 first.
-    expect(await h.store.appendMove(id, move(1, 'f4'), { id: 'run-b', follows: false })).toBe(true);
+    expect(await h.stores.matches.appendMove(id, move(1, 'f4'), { id: 'run-b', follows: false })).toBe(true);
     // This run sent ply 1 and, before hearing back, ply 2: both must be refused.
     const answers = await Promise.all([
-      h.store.appendMove(id, move(1, 'e3'), first),
-      h.store.appendMove(id, move(2, 'f3'), next),
+      h.stores.matches.appendMove(id, move(1, 'e3'), first),
+      h.stores.matches.appendMove(id, move(2, 'f3'), next),
     ]);
     expect(answers).toEqual([false, false]);
     // A run that starts from the stored record goes on from it.
-    expect(await h.store.appendMove(id, move(2, 'd3'), { id: 'run-c', follows: false })).toBe(true);
-    expect(squares(await h.store.getMoves(id))).toEqual(['f4', 'd3']);
+    expect(await h.stores.matches.appendMove(id, move(2, 'd3'), { id: 'run-c', follows: false })).toBe(true);
+    expect(squares(await h.stores.matches.getMoves(id))).toEqual(['f4', 'd3']);
   });
 
   it("refuses a run's ply when anything else wrote the ply before it", async () => {
     const id = await runningMatch();
-    expect(await h.store.appendMove(id, move(1, 'e3'), first)).toBe(true);
+    expect(await h.stores.matches.appendMove(id, move(1, 'e3'), first)).toBe(true);
     // A writer that does not name itself (older code, a hand edit) records ply 2.
-    await h.redis.append(h.store.keys.moves(id), encodeMove(move(2, 'f3')));
-    await h.redis.hset(h.store.keys.match(id), 'moveCount', '2');
-    expect(await h.store.appendMove(id, move(3, 'g3'), next)).toBe(false);
-    expect(squares(await h.store.getMoves(id))).toEqual(['e3', 'f3']);
+    await h.redis.append(h.stores.keys.moves(id), encodeMove(move(2, 'f3')));
+    await h.redis.hset(h.stores.keys.match(id), 'moveCount', '2');
+    expect(await h.stores.matches.appendMove(id, move(3, 'g3'), next)).toBe(false);
+    expect(squares(await h.stores.matches.getMoves(id))).toEqual(['e3', 'f3']);
   });
 
   it('writes the moves of many matches in one batch', async () => {
     const ids = await Promise.all(Array.from({ length: 300 }, () => runningMatch()));
-    const answers = await Promise.all(ids.map((id) => h.store.appendMove(id, move(1, 'e3'), first)));
+    const answers = await Promise.all(ids.map((id) => h.stores.matches.appendMove(id, move(1, 'e3'), first)));
     expect(answers.every(Boolean)).toBe(true);
-    const counts = await Promise.all(ids.map(async (id) => (await h.store.getMoves(id)).length));
+    const counts = await Promise.all(ids.map(async (id) => (await h.stores.matches.getMoves(id)).length));
     expect(new Set(counts)).toEqual(new Set([1]));
   });
 
   it('a recorder that lost a race says so, and sends nothing more', async () => {
     const id = await runningMatch();
-    const recorder = new MoveRecorder(h.store, id);
+    const recorder = new MoveRecorder(h.stores.matches, id);
     expect(await recorder.record(move(1, 'e3'))).toBe(true);
     expect(await recorder.flush()).toBe(true);
-    expect(await h.store.appendMove(id, move(2, 'f3'), { id: 'run-b', follows: false })).toBe(true);
+    expect(await h.stores.matches.appendMove(id, move(2, 'f3'), { id: 'run-b', follows: false })).toBe(true);
 
     expect(await recorder.record(move(2, 'd3'))).toBe(true);
     expect(await recorder.flush()).toBe(false);
     expect(await recorder.record(move(3, 'g3'))).toBe(false);
-    expect(squares(await h.store.getMoves(id))).toEqual(['e3', 'f3']);
+    expect(squares(await h.stores.matches.getMoves(id))).toEqual(['e3', 'f3']);
   });
 });

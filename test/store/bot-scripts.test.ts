@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreKeys } from '../../src/store/keys.ts';
-import { type LuaCommand, luaCommand } from '../../src/store/lua-command.ts';
-import { REPLACE_SECRETS, RETIRE_BOT, STALE, UPDATE_BOT } from '../../src/store/lua-scripts.ts';
+import { type LuaCommand, luaCommand } from '../../src/connections/lua-command.ts';
+import type { StoreKeys } from '../../src/redis/keys.ts';
+import { REPLACE_SECRETS, RETIRE_BOT, STALE, UPDATE_BOT } from '../../src/redis/lua-scripts.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -9,7 +9,7 @@ let k: StoreKeys;
 let scripts: { update: LuaCommand; replace: LuaCommand; retire: LuaCommand };
 beforeAll(async () => {
   h = await createHarness();
-  k = h.store.keys;
+  k = h.stores.keys;
   scripts = {
     update: luaCommand(h.redis, UPDATE_BOT, 5),
     replace: luaCommand(h.redis, REPLACE_SECRETS, 3),
@@ -24,7 +24,7 @@ async function storedBot(name: string, tokenHash: string): Promise<string> {
     .toUpperCase()
     .replace(/[^A-Z0-9]/g, '0')
     .padEnd(26, '0')}`;
-  await h.store.createBot({
+  await h.stores.bots.createBot({
     id,
     name,
     description: null,
@@ -59,7 +59,7 @@ describe('the optimistic bot scripts', () => {
   describe('RETIRE_BOT', () => {
     it('writes nothing when the token changed since it was read, so the new token is not left valid', async () => {
       const id = await storedBot('retire-one', 'hash-c');
-      await h.store.replaceSecrets(id, 'hash-d', null);
+      await h.stores.bots.replaceSecrets(id, 'hash-d', null);
       const retire = () =>
         scripts.retire(
           6,
@@ -76,7 +76,7 @@ describe('the optimistic bot scripts', () => {
         );
       expect(await retire()).toBe(STALE);
       expect(await h.redis.hget(k.bot(id), 'status')).toBe('active');
-      await h.store.retireBot(id);
+      await h.stores.bots.retireBot(id);
       expect(await h.redis.hget(k.bot(id), 'status')).toBe('retired');
       expect(await h.redis.get(k.token('hash-d'))).toBeNull();
     });
@@ -106,16 +106,18 @@ describe('the optimistic bot scripts', () => {
       expect(await h.redis.get(k.botName('rename-two'))).toBe(id);
       expect(await h.redis.zrange(k.botsByName, 0, -1)).toContain(`rename-two ${id}`);
       expect(await h.redis.zrange(k.botsByName, 0, -1)).not.toContain(`rename-one ${id}`);
-      expect(await h.store.getBot(id)).toMatchObject({ name: 'Rename-Two', description: 'first' });
+      expect(await h.stores.bots.getBot(id)).toMatchObject({ name: 'Rename-Two', description: 'first' });
     });
 
     it('refuses a name another bot holds, writing nothing', async () => {
       const id = await storedBot('rename-three', 'hash-f');
       await storedBot('rename-four', 'hash-g');
-      await expect(h.store.updateBot(id, { name: 'RENAME-FOUR', description: 'x' })).rejects.toMatchObject({
+      await expect(
+        h.stores.bots.updateBot(id, { name: 'RENAME-FOUR', description: 'x' }),
+      ).rejects.toMatchObject({
         code: 'bots/name-taken',
       });
-      expect(await h.store.getBot(id)).toMatchObject({ name: 'rename-three', description: null });
+      expect(await h.stores.bots.getBot(id)).toMatchObject({ name: 'rename-three', description: null });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuedMatch } from '../../src/arena/matches.ts';
-import { PermissionError } from '../../src/errors.ts';
+import { PermissionError } from '../../src/model/errors.ts';
 import { registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { matchServiceFor } from '../support/scheduler.ts';
@@ -26,14 +26,14 @@ const game = (id: string, first: string, second: string) =>
     createdAt: Date.now(),
   });
 
-const balances = () => h.store.colorBalances([black, white]);
+const balances = () => h.stores.ratings.colorBalances([black, white]);
 const queuedOf = async (bot: string) =>
-  (await h.store.listMatches({ botId: bot, limit: 50 })).items.map((m) => m.id);
+  (await h.stores.matches.listMatches({ botId: bot, limit: 50 })).items.map((m) => m.id);
 
 describe('matches made together (a paired game)', () => {
   it('are stored with the colour balance they change, in one write', async () => {
     const before = await balances();
-    const stored = await h.store.createMatches(
+    const stored = await h.stores.matches.createMatches(
       [game('match_together_a', black, white)],
       new Map([
         [black, 1],
@@ -41,19 +41,21 @@ describe('matches made together (a paired game)', () => {
       ]),
     );
     expect(stored).toBe('created');
-    expect((await h.store.getMatch('match_together_a'))?.status).toBe('queued');
+    expect((await h.stores.matches.getMatch('match_together_a'))?.status).toBe('queued');
     expect(await balances()).toEqual([before[0]! + 1, before[1]! - 1]);
   });
 
   it('are stored all or none: one that exists already stops the others and the balance', async () => {
-    expect(await h.store.createMatches([game('match_together_c', black, white)], new Map())).toBe('created');
+    expect(await h.stores.matches.createMatches([game('match_together_c', black, white)], new Map())).toBe(
+      'created',
+    );
     const before = await balances();
-    const stored = await h.store.createMatches(
+    const stored = await h.stores.matches.createMatches(
       [game('match_together_b', black, white), game('match_together_c', white, black)],
       new Map([[black, 5]]),
     );
     expect(stored).toBe('exists');
-    expect(await h.store.getMatch('match_together_b')).toBeNull();
+    expect(await h.stores.matches.getMatch('match_together_b')).toBeNull();
     expect(await queuedOf(black)).not.toContain('match_together_b');
     expect(await balances()).toEqual(before);
   });
@@ -72,22 +74,22 @@ describe('matches made together (a paired game)', () => {
   it('are refused, all of them, when one of their bots retired after it was read', async () => {
     const leaving = (await registerBot(h, { name: 'together-leaving', url: 'http://127.0.0.1:9/' })).id;
     // The caller read it active; it retires before the write.
-    await h.store.retireBot(leaving);
+    await h.stores.bots.retireBot(leaving);
     const before = await balances();
-    const stored = await h.store.createMatches(
+    const stored = await h.stores.matches.createMatches(
       [game('match_together_d', black, white), game('match_together_e', leaving, black)],
       new Map([[black, 1]]),
     );
     expect(stored).toBe('bot-retired');
-    expect(await h.store.getMatch('match_together_d')).toBeNull();
-    expect(await h.store.getMatch('match_together_e')).toBeNull();
+    expect(await h.stores.matches.getMatch('match_together_d')).toBeNull();
+    expect(await h.stores.matches.getMatch('match_together_e')).toBeNull();
     expect(await balances()).toEqual(before);
     // A single match too, a challenge or the admin's.
-    expect(await h.store.createMatch(game('match_single_f', white, leaving))).toBe('bot-retired');
-    expect(await h.store.getMatch('match_single_f')).toBeNull();
+    expect(await h.stores.matches.createMatch(game('match_single_f', white, leaving))).toBe('bot-retired');
+    expect(await h.stores.matches.getMatch('match_single_f')).toBeNull();
     // And one whose bots are active is stored (a resend of it answers `created` again).
-    expect(await h.store.createMatch(game('match_single_g', white, black))).toBe('created');
-    expect(await h.store.createMatch(game('match_single_g', white, black))).toBe('created');
+    expect(await h.stores.matches.createMatch(game('match_single_g', white, black))).toBe('created');
+    expect(await h.stores.matches.createMatch(game('match_single_g', white, black))).toBe('created');
   });
 
   it("is the arena's alone: a bot's token cannot make matches together", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GuardedWrites, type GuardedWritesScript } from '../../src/store/guarded-writes.ts';
-import { luaCommand } from '../../src/store/lua-command.ts';
-import { GUARDED_WRITES } from '../../src/store/lua-scripts.ts';
+import { luaCommand } from '../../src/connections/lua-command.ts';
+import { GuardedWrites, type GuardedWritesScript } from '../../src/redis/guarded-writes.ts';
+import { GUARDED_WRITES } from '../../src/redis/lua-scripts.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -51,10 +51,10 @@ describe('guarded writes', () => {
     const black = (await registerBot(h, { name: 'guarded-black', url: 'http://127.0.0.1:9/' })).id;
     const white = (await registerBot(h, { name: 'guarded-white', url: 'http://127.0.0.1:9/' })).id;
     const id = await createMatch(h, black, white);
-    const created = (await h.store.getMatch(id))!;
-    await h.store.startMatch(id, Date.now());
-    await h.store.createMatch(created);
-    expect((await h.store.getMatch(id))?.status).toBe('running');
-    expect(await h.store.matchIdsInStatus('queued', 10)).not.toContain(id);
+    const created = (await h.stores.matches.getMatch(id))!;
+    await h.stores.matches.startMatch(id, Date.now());
+    await h.stores.matches.createMatch(created);
+    expect((await h.stores.matches.getMatch(id))?.status).toBe('running');
+    expect(await h.stores.matches.matchIdsInStatus('queued', 10)).not.toContain(id);
   });
 });

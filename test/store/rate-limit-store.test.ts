@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Options } from 'express-rate-limit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchedRateLimitStore } from '../../src/store/batched-rate-limit-store.ts';
-import { storeKeys } from '../../src/store/keys.ts';
-import { deleteKeysUnder } from '../../src/store/maintenance.ts';
-import { redisRateLimitStores } from '../../src/store/rate-limit-store.ts';
+import { BatchedRateLimitStore } from '../../src/redis/batched-rate-limit-store.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
+import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
+import { redisRateLimitStores } from '../../src/redis/rate-limit-store.ts';
 import { REDIS_URL } from '../support/harness.ts';
 
 const WINDOW_MS = 60_000;

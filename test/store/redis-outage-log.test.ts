@@ -3,8 +3,8 @@ import { type AddressInfo, createConnection, createServer, type Socket } from 'n
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { createRedis, RedisOutageLog, redisErrorListener } from '../../src/connections/redis-connection.ts';
 import { startMatchPool } from '../../src/pool/match-pool.ts';
-import { createRedis, RedisOutageLog, redisErrorListener } from '../../src/store/redis-connection.ts';
 import { PrivateRedis, until } from '../support/private-redis.ts';
 
 let server: PrivateRedis;

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedToRedis7, createRedis, RedisTooOldError } from '../../src/store/redis-connection.ts';
+import { connectedToRedis7, createRedis, RedisTooOldError } from '../../src/connections/redis-connection.ts';
 import { killedAfterTest } from '../support/children.ts';
 import { REDIS_URL } from '../support/harness.ts';
 

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GuardedWrites } from '../../src/store/guarded-writes.ts';
-import { luaCommand } from '../../src/store/lua-command.ts';
-import { ANNOUNCE_TURN, APPEND_MOVES, GUARDED_WRITES, SUBMIT_ACTION } from '../../src/store/lua-scripts.ts';
+import { luaCommand } from '../../src/connections/lua-command.ts';
+import { GuardedWrites } from '../../src/redis/guarded-writes.ts';
+import { ANNOUNCE_TURN, APPEND_MOVES, GUARDED_WRITES, SUBMIT_ACTION } from '../../src/redis/lua-scripts.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 
 // Redis keeps what a script wrote before one of its commands failed. A user that may not publish

@@ -11,7 +11,7 @@ let h: Harness;
 const [random, greedy] = HOUSE_BOTS.map((bot) => bot.id) as [string, string];
 beforeAll(async () => {
   h = await createHarness();
-  await ensureHouseBots(h.store, { now: Date.now(), random: randomBytes, startingRating: 1500 });
+  await ensureHouseBots(h.stores, { now: Date.now(), random: randomBytes, startingRating: 1500 });
 });
 afterAll(() => h.close());
 
@@ -28,9 +28,9 @@ async function answers(id: string) {
 
 /** Rewrites a finished match as the arena stored it before compact storage: JSON values, a list of JSON moves. */
 async function rewriteInOldForm(id: string): Promise<void> {
-  const k = h.store.keys;
-  const match = (await h.store.getMatch(id))!;
-  const moves = await h.store.getMoves(id);
+  const k = h.stores.keys;
+  const match = (await h.stores.matches.getMatch(id))!;
+  const moves = await h.stores.matches.getMoves(id);
   await h.redis
     .multi()
     .hset(k.match(id), {
@@ -44,7 +44,7 @@ async function rewriteInOldForm(id: string): Promise<void> {
     .rpush(k.moves(id), ...moves.map((move) => JSON.stringify(move)))
     .exec();
   for (const bot of [random, greedy]) {
-    const entries = await h.store.ratingHistory(bot);
+    const entries = await h.stores.ratings.ratingHistory(bot);
     await h.redis
       .multi()
       .del(k.ratingHistory(bot))
@@ -66,9 +66,9 @@ describe('compact storage', () => {
       expect(packed.histories.every((history) => JSON.stringify(history).includes(id))).toBe(true);
 
       await rewriteInOldForm(id);
-      expect(await h.redis.type(h.store.keys.moves(id))).toBe('list');
+      expect(await h.redis.type(h.stores.keys.moves(id))).toBe('list');
       expect(await answers(id)).toEqual(packed);
-      expect(await h.redis.type(h.store.keys.moves(id))).toBe('string');
+      expect(await h.redis.type(h.stores.keys.moves(id))).toBe('string');
       expect(await answers(id)).toEqual(packed);
     });
   });
@@ -79,16 +79,16 @@ describe('compact storage', () => {
       const id = await createMatch(h, greedy, random);
       expect(await runner.play(id, new AbortController().signal)).toBe('finished');
       await close();
-      const moves = await h.store.getMoves(id);
+      const moves = await h.stores.matches.getMoves(id);
       // A latency with a fraction of a millisecond: the compact form holds whole milliseconds.
       const odd = moves.map((move, i) => (i === 0 ? { ...move, latencyMs: move.latencyMs + 0.5 } : move));
       await h.redis
         .multi()
-        .del(h.store.keys.moves(id))
-        .rpush(h.store.keys.moves(id), ...odd.map((move) => JSON.stringify(move)))
+        .del(h.stores.keys.moves(id))
+        .rpush(h.stores.keys.moves(id), ...odd.map((move) => JSON.stringify(move)))
         .exec();
-      expect(await h.store.getMoves(id)).toEqual(odd);
-      expect(await h.redis.type(h.store.keys.moves(id))).toBe('list');
+      expect(await h.stores.matches.getMoves(id)).toEqual(odd);
+      expect(await h.redis.type(h.stores.keys.moves(id))).toBe('list');
     });
   });
 
@@ -96,7 +96,7 @@ describe('compact storage', () => {
     it('goes on from its old-form moves, and its record reads the same', async () => {
       const { runner, close } = runnerFor(h);
       const id = await createMatch(h, random, greedy, { rated: true });
-      await h.store.startMatch(id, Date.now());
+      await h.stores.matches.startMatch(id, Date.now());
       // Four plies in the old form, as a worker before the upgrade left them.
       const opening = [
         { ply: 1, player: 'white', square: 'f4', flips: ['e4'], latencyMs: 3 },
@@ -104,13 +104,13 @@ describe('compact storage', () => {
         { ply: 3, player: 'white', square: 'e3', flips: ['e4'], latencyMs: 200 },
         { ply: 4, player: 'black', square: 'f5', flips: ['f4', 'e5'], latencyMs: 70_000 },
       ];
-      await h.redis.rpush(h.store.keys.moves(id), ...opening.map((move) => JSON.stringify(move)));
-      await h.redis.hset(h.store.keys.match(id), 'moveCount', '4');
+      await h.redis.rpush(h.stores.keys.moves(id), ...opening.map((move) => JSON.stringify(move)));
+      await h.redis.hset(h.stores.keys.match(id), 'moveCount', '4');
       expect(await runner.play(id, new AbortController().signal)).toBe('finished');
       await close();
-      const moves = await h.store.getMoves(id);
+      const moves = await h.stores.matches.getMoves(id);
       expect(moves.slice(0, 4)).toEqual(opening);
-      expect(moves.length).toBe((await h.store.getMatch(id))?.moveCount);
+      expect(moves.length).toBe((await h.stores.matches.getMatch(id))?.moveCount);
     });
   });
 });

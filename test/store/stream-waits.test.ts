@@ -1,7 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelWakeups } from '../../src/store/channel-wakeups.ts';
-import { StreamWaits, type WaitHandle } from '../../src/store/stream-waits.ts';
+import { ChannelWakeups } from '../../src/connections/channel-wakeups.ts';
+import { StreamWaits, type WaitHandle } from '../../src/connections/stream-waits.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `test:stream-waits:${process.pid}:${Date.now()}`;

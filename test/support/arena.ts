@@ -1,13 +1,13 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { BotClient } from '../../src/bot-client/index.ts';
-import { systemClock } from '../../src/clock.ts';
-import type { Player } from '../../src/match/player.ts';
-import { playersFor } from '../../src/match/players.ts';
-import { announceStart, PullPlayer } from '../../src/match/pull-player.ts';
-import { eloRule } from '../../src/match/rating-rule.ts';
-import { MatchRunner } from '../../src/match/runner.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
+import { eloRule } from '../../src/model/rating-rule.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
+import type { Player } from '../../src/runner/player.ts';
+import { playersFor } from '../../src/runner/players.ts';
+import { announceStart, PullPlayer } from '../../src/runner/pull-player.ts';
+import { MatchRunner } from '../../src/runner/runner.ts';
+import { systemClock } from '../../src/support/clock.ts';
 import { admin } from './api.ts';
 import type { Harness } from './harness.ts';
 
@@ -25,7 +25,7 @@ export function runnerFor(
     throw new Error('this test has no pull bots');
   };
   const runner = new MatchRunner({
-    store: h.store,
+    stores: h.stores,
     clock: h.clock,
     playerFor: playersFor(client, pull ?? noPull),
     rate: eloRule(h.config.rating),
@@ -42,7 +42,7 @@ export function runnerFor(
 /** Plays pull bots through the harness' Redis, for `runnerFor(h, { pull: pullPlayers(h) })`. */
 export function pullPlayers(h: Harness): (botId: string) => Player {
   const pull = new RedisPullStore(h.redis, h.prefix);
-  return (botId) => new PullPlayer(botId, { pull, store: h.store, clock: systemClock });
+  return (botId) => new PullPlayer(botId, { pull, stores: h.stores, clock: systemClock });
 }
 
 /** Creates a match through the API (as the admin) and returns its id. */

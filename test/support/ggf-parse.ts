@@ -1,6 +1,6 @@
 /**
  * A small reader of one GGF game (the Generic Game Format of the GGS Othello server,
- * https://skatgame.net/mburo/ggsa/ggf), written apart from the formatter in src/match-model/ggf.ts
+ * https://skatgame.net/mburo/ggsa/ggf), written apart from the formatter in src/protocol/ggf.ts
  * so the tests read an export back the way an Othello program would: property by property, with
  * `\` escapes, moves as `square/eval/time`, passes as `PA` (or `pass`).
  */

@@ -30,7 +30,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
 
 /**
  * True when Redis answers PING at `url` within `timeoutMs`. Like `redisAnswers` in
- * src/store/local-redis.ts, but with a command timeout too: that one waits forever on a port where
+ * src/connections/local-redis.ts, but with a command timeout too: that one waits forever on a port where
  * something listens without speaking Redis.
  */
 async function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { type Clock, systemClock } from '../../src/clock.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { BullMatchQueue } from '../../src/queue/match-queue.ts';
-import { startApi } from '../../src/service.ts';
-import { deleteKeysUnder } from '../../src/store/maintenance.ts';
-import type { RedisStore } from '../../src/store/redis-store.ts';
+import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
+import type { RedisStores } from '../../src/redis/redis-stores.ts';
+import { type Clock, systemClock } from '../../src/support/clock.ts';
+import { startApi } from '../../src/wiring/processes.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -15,7 +15,7 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export interface Harness {
   readonly app: Express;
   readonly config: Config;
-  readonly store: RedisStore;
+  readonly stores: RedisStores;
   readonly queue: BullMatchQueue;
   readonly redis: Redis;
   readonly prefix: string;
@@ -77,7 +77,7 @@ export async function createHarness(
   return {
     app: api.app,
     config,
-    store: api.store,
+    stores: api.stores,
     queue: api.queue,
     redis: api.redis,
     prefix,

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { ChallengeService } from '../../src/arena/challenges.ts';
-import { systemClock } from '../../src/clock.ts';
-import { MatchWorker } from '../../src/match/worker.ts';
-import { createRedis } from '../../src/store/redis-connection.ts';
+import { createRedis } from '../../src/connections/redis-connection.ts';
+import { MatchWorker } from '../../src/pool/match-worker.ts';
+import { systemClock } from '../../src/support/clock.ts';
 import { pullPlayers, runnerFor } from './arena.ts';
 import type { Harness } from './harness.ts';
 import { until } from './private-redis.ts';
@@ -15,13 +15,13 @@ export async function matchWorkerFor(h: Harness, concurrency = 4) {
   const connection = createRedis(h.config.redis.url, 'worker');
   await connection.connect();
   const { runner, close } = runnerFor(h, { pull: pullPlayers(h) });
-  const challenges = new ChallengeService({ store: h.store, queue: h.queue, clock: h.clock });
+  const challenges = new ChallengeService({ stores: h.stores, queue: h.queue, clock: h.clock });
   const worker = new MatchWorker({
     connection,
     prefix: h.prefix,
     concurrency,
     runner,
-    store: h.store,
+    stores: h.stores,
     queue: h.queue,
     clock: systemClock,
     logger: pino({ level: 'silent' }),
@@ -47,7 +47,7 @@ export async function playOut(h: Harness, ids: readonly string[], concurrency = 
   try {
     await until(
       async () =>
-        (await Promise.all(ids.map((id) => h.store.getMatch(id)))).every(
+        (await Promise.all(ids.map((id) => h.stores.matches.getMatch(id)))).every(
           (match) => match?.status === 'finished',
         ),
       'the matches to end',

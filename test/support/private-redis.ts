@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { redisAnswers } from '../../src/store/local-redis.ts';
+import { redisAnswers } from '../../src/connections/local-redis.ts';
 
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {

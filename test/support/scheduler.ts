@@ -1,16 +1,16 @@
 import { pino } from 'pino';
 import { MatchService } from '../../src/arena/matches.ts';
+import { createRedis } from '../../src/connections/redis-connection.ts';
 import { ArenaScheduler } from '../../src/matchmaking/scheduler.ts';
-import { secureRandomBytes, seededRandom } from '../../src/random.ts';
-import { createRedis } from '../../src/store/redis-connection.ts';
-import { RedisPullStore } from '../../src/store/redis-pull-store.ts';
-import type { ArenaStore } from '../../src/store/store.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
+import type { Stores } from '../../src/store/store.ts';
+import { secureRandomBytes, seededRandom } from '../../src/support/random.ts';
 import type { Harness } from './harness.ts';
 
 /** The match service the arena's processes build, on the harness' store (or `store`) and queue. */
-export function matchServiceFor(h: Harness, store: ArenaStore = h.store): MatchService {
+export function matchServiceFor(h: Harness, stores: Stores = h.stores): MatchService {
   return new MatchService({
-    store,
+    stores,
     queue: h.queue,
     clock: h.clock,
     random: secureRandomBytes,
@@ -22,13 +22,13 @@ export function matchServiceFor(h: Harness, store: ArenaStore = h.store): MatchS
  * The arena's scheduler on the harness' store, driven by hand (its job schedulers are not started).
  * Its match service stores matches through `matchStore` (the harness' store unless given).
  */
-export async function schedulerFor(h: Harness, seed = 1, matchStore: ArenaStore = h.store) {
+export async function schedulerFor(h: Harness, seed = 1, matchStore: Stores = h.stores) {
   const connection = createRedis(h.config.redis.url, 'worker');
   await connection.connect();
   const scheduler = new ArenaScheduler({
     connection,
     config: h.config,
-    store: h.store,
+    stores: h.stores,
     pull: new RedisPullStore(h.redis, h.prefix),
     matches: matchServiceFor(h, matchStore),
     clock: h.clock,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeKeys } from '../../src/store/keys.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 

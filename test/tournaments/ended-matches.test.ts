@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eloRule } from '../../src/match/rating-rule.ts';
+import { eloRule } from '../../src/model/rating-rule.ts';
 import { admin, registerBot } from '../support/api.ts';
 import { CommandMonitor } from '../support/command-monitor.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -28,7 +28,7 @@ interface Game {
 
 /** GET /v1/tournaments/{id}, and which of `matchIds` it read from Redis to answer. */
 async function getReading(id: string, matchIds: readonly string[]) {
-  const keys = new Map(matchIds.map((matchId) => [h.store.keys.match(matchId), matchId]));
+  const keys = new Map(matchIds.map((matchId) => [h.stores.keys.match(matchId), matchId]));
   const read = new Set<string>();
   const stop = commands.listen((args, source) => {
     const matchId = keys.get(args[1] ?? '');
@@ -63,9 +63,11 @@ describe('GET /v1/tournaments/{id}', () => {
     const [ending, waiting] = first.games.map((game) => game.matchId) as [string, string];
     expect(first.games.map((game) => game.status)).toEqual(['queued', 'queued']);
 
-    await h.store.startMatch(ending, Date.now());
+    await h.stores.matches.startMatch(ending, Date.now());
     const result = { winner: 'black', discs: { black: 40, white: 24 }, reason: 'completed' } as const;
-    expect(await h.store.finishMatch(ending, result, Date.now(), eloRule(h.config.rating))).toBe(true);
+    expect(await h.stores.matches.finishMatch(ending, result, Date.now(), eloRule(h.config.rating))).toBe(
+      true,
+    );
     // The game that ended is seen as it ended, read once more; the waiting one is read again.
     const second = await getReading(id, [ending, waiting]);
     expect(second.games.find((game) => game.matchId === ending)?.status).toBe('finished');

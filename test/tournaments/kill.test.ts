@@ -28,20 +28,20 @@ interface Round {
 }
 
 const tournament = async (id: string) => (await request(h.app).get(`/v1/tournaments/${id}`)).body;
-const matchStatus = async (id: string) => (await h.store.getMatch(id))?.status;
+const matchStatus = async (id: string) => (await h.stores.matches.getMatch(id))?.status;
 
 /** Every match in the store that names this tournament, by round. */
 async function storedMatchesOf(id: string): Promise<Map<number, string[]>> {
   const ids = (
     await Promise.all(
       (['queued', 'running', 'finished', 'aborted'] as const).map((status) =>
-        h.store.matchIdsInStatus(status, 10_000),
+        h.stores.matches.matchIdsInStatus(status, 10_000),
       ),
     )
   ).flat();
   const byRound = new Map<number, string[]>();
   for (const matchId of ids) {
-    const match = await h.store.getMatch(matchId);
+    const match = await h.stores.matches.getMatch(matchId);
     if (match?.tournament?.id !== id) continue;
     byRound.set(match.tournament.round, [...(byRound.get(match.tournament.round) ?? []), matchId].sort());
   }
@@ -89,7 +89,7 @@ describe('a Swiss tournament whose worker is killed with SIGKILL in the last mat
         const running = roundOne.filter((_, i) => statuses[i] === 'running');
         if (statuses.filter((s) => s === 'finished').length !== 1 || running.length !== 1) return false;
         last = running[0]!;
-        return ((await h.store.getMatch(last))?.moveCount ?? 0) >= 4;
+        return ((await h.stores.matches.getMatch(last))?.moveCount ?? 0) >= 4;
       },
       'one match of round 1 to end while the other is played',
       60_000,
@@ -121,8 +121,8 @@ describe('a Swiss tournament whose worker is killed with SIGKILL in the last mat
       killed.moves.map((_: unknown, i: number) => i + 1),
     );
     // Paired by the worker that ended the match, at once: not left to the periodic sweep (30 s).
-    const endedAt = (await h.store.getMatch(last))!.finishedAt!;
-    const pairedAt = (await h.store.getMatch(rounds[1]!.games[0]!.matchId))!.createdAt;
+    const endedAt = (await h.stores.matches.getMatch(last))!.finishedAt!;
+    const pairedAt = (await h.stores.matches.getMatch(rounds[1]!.games[0]!.matchId))!.createdAt;
     expect(pairedAt - endedAt).toBeGreaterThanOrEqual(0);
     expect(pairedAt - endedAt).toBeLessThan(5000);
     // Exactly once: the store holds one set of matches per round, the round's own.

@@ -3,8 +3,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TournamentProgress } from '../../src/arena/tournament-progress.ts';
 import { RoundMaker } from '../../src/arena/tournament-rounds.ts';
-import { systemClock } from '../../src/clock.ts';
-import { RedisTournamentStore } from '../../src/store/redis-tournament-store.ts';
+import { RedisTournamentStore } from '../../src/redis/redis-tournament-store.ts';
+import { systemClock } from '../../src/support/clock.ts';
 import { admin, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
@@ -23,7 +23,7 @@ afterAll(() => h?.close());
 
 function progress(tournaments = new RedisTournamentStore(h.redis, h.prefix)) {
   return new TournamentProgress({
-    store: h.store,
+    stores: h.stores,
     tournaments,
     rounds: new RoundMaker({ queue: h.queue, clock: systemClock, random: (n) => randomBytes(n) }),
     clock: systemClock,
@@ -53,7 +53,7 @@ async function startSwiss(name: string, rounds: number, entrants = bots): Promis
 async function endCurrentRound(id: string): Promise<void> {
   const t = await tournament(id);
   for (const game of t.rounds.at(-1).games) {
-    const ended = await h.store.finishMatch(
+    const ended = await h.stores.matches.finishMatch(
       game.matchId,
       { winner: 'white', discs: { black: 20, white: 44 }, reason: 'completed' },
       Date.now(),
@@ -68,10 +68,10 @@ async function endCurrentRound(id: string): Promise<void> {
 /** Every match in the store that names the tournament's round `round`. */
 async function storedRound(id: string, round: number): Promise<string[]> {
   const ids = [
-    ...(await h.store.matchIdsInStatus('queued', 10_000)),
-    ...(await h.store.matchIdsInStatus('finished', 10_000)),
+    ...(await h.stores.matches.matchIdsInStatus('queued', 10_000)),
+    ...(await h.stores.matches.matchIdsInStatus('finished', 10_000)),
   ];
-  const matches = await Promise.all(ids.map((matchId) => h.store.getMatch(matchId)));
+  const matches = await Promise.all(ids.map((matchId) => h.stores.matches.getMatch(matchId)));
   return matches
     .filter((m) => m?.tournament?.id === id && m.tournament.round === round)
     .map((m) => m!.id)
@@ -108,7 +108,7 @@ describe('pairing the next round', () => {
         const addRound: RedisTournamentStore['addRound'] = async (tournamentId, after, next) => {
           if (retired === undefined) {
             retired = next.matches[0]?.black.id ?? '';
-            await h.store.retireBot(retired);
+            await h.stores.bots.retireBot(retired);
           }
           return target.addRound(tournamentId, after, next);
         };
@@ -119,7 +119,9 @@ describe('pairing the next round', () => {
 
     expect(retired).toBeDefined();
     const second = (await tournament(id)).rounds[1];
-    const matches = await Promise.all((await storedRound(id, 2)).map((matchId) => h.store.getMatch(matchId)));
+    const matches = await Promise.all(
+      (await storedRound(id, 2)).map((matchId) => h.stores.matches.getMatch(matchId)),
+    );
     expect(matches.length).toBeGreaterThan(0);
     for (const match of matches) expect([match?.black.id, match?.white.id]).not.toContain(retired);
     // The retired bot's games are listed as not played; the round's matches are the ones stored.
@@ -132,7 +134,7 @@ describe('pairing the next round', () => {
   it('waits while a match of the round is still on', async () => {
     const id = await startSwiss('Unfinished', 3);
     const t = await tournament(id);
-    await h.store.finishMatch(
+    await h.stores.matches.finishMatch(
       t.rounds[0].games[0].matchId,
       { winner: null, discs: { black: 32, white: 32 }, reason: 'completed' },
       Date.now(),

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_BOTS } from '../../src/house/roster.ts';
-import { startWorkers } from '../../src/service.ts';
+import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';

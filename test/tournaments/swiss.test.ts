@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../../src/service.ts';
+import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import {

@@ -49,7 +49,7 @@ beforeAll(async () => {
     const [black, white] = game % 2 === 0 ? [bots.foxtrot, bots.golf] : [bots.golf, bots.foxtrot];
     await arena.playedRated(black.id, white.id);
   }
-  await h.store.saveStrengths(
+  await h.stores.ratings.saveStrengths(
     new Map([[bots.alpha.id, { rating: 1512.4, lower: 1401.2, upper: 1630.9 }]]),
     Date.now(),
   );
@@ -285,7 +285,7 @@ describe("a bot's page", () => {
 
 describe('house bots', () => {
   it('are marked on the leaderboard and their page says who plays them', async () => {
-    await ensureHouseBots(h.store, { now: Date.now(), random: randomBytes, startingRating: 1500 });
+    await ensureHouseBots(h.stores, { now: Date.now(), random: randomBytes, startingRating: 1500 });
     await page.goto(`${site.origin}/`);
     const houseRow = page.locator('table.standings tbody tr', { hasText: 'house-greedy' });
     await expect(houseRow.locator('th .badge').textContent()).resolves.toBe('house');

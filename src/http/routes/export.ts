@@ -3,11 +3,12 @@ import { z } from 'zod';
 import type { MatchService } from '../../arena/matches.ts';
 import type { operations } from '../../contract/index.ts';
 import { type Exact, tied } from '../../contract/tied.ts';
-import { ConflictError, NotFoundError } from '../../errors.ts';
-import { ID_PATTERN } from '../../ids.ts';
-import { formatGgf, ggfUnsupported } from '../../match-model/ggf.ts';
-import type { MatchRecord, MatchStatus, Page } from '../../store/records.ts';
-import type { ArenaStore, MatchQuery } from '../../store/store.ts';
+import { ConflictError, NotFoundError } from '../../model/errors.ts';
+import type { MatchRecord, MatchStatus, Page } from '../../model/records.ts';
+import { formatGgf, ggfUnsupported } from '../../protocol/ggf.ts';
+import type { BotStore } from '../../store/bot-store.ts';
+import type { MatchQuery } from '../../store/match-store.ts';
+import { ID_PATTERN } from '../../support/ids.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
@@ -48,7 +49,7 @@ tied<Exact<Flat<Partial<BotMatchesQuery> & Pick<BotMatchesQuery, 'bot'>>, Query<
 
 export interface ExportRouterDeps {
   readonly matches: MatchService;
-  readonly store: Pick<ArenaStore, 'getBot'>;
+  readonly bots: Pick<BotStore, 'getBot'>;
   readonly present: Presenter;
   /** The export's own rate limit (see `exportLimiter`). */
   readonly limiter: RequestHandler;
@@ -61,7 +62,7 @@ export interface ExportRouterDeps {
  * holds a thousand ids, not a thousand move lists.
  *
  * @example
- * await pageIds((q) => store.listMatches(q), { bot, status: 'finished', since: null, limit: 7 });
+ * await pageIds((q) => stores.matches.listMatches(q), { bot, status: 'finished', since: null, limit: 7 });
  * // { ids: ['match_…', …], nextCursor: '…' }
  */
 export async function pageIds(
@@ -126,7 +127,7 @@ export function exportRouter(deps: ExportRouterDeps): Router {
       gone = true;
     });
     const query = parse(exportBotMatchesQuery, req.query, 'query');
-    if ((await deps.store.getBot(query.bot)) === null) {
+    if ((await deps.bots.getBot(query.bot)) === null) {
       throw new NotFoundError('bots/not-found', `No bot has the id ${query.bot}.`);
     }
     const { ids, nextCursor } = await pageIds((page) => matches.list(page), {

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { ARENA_GAME, ARENA_OPENINGS, defaultRules, ratedRules } from '../../arena/matches.ts';
 import type { Config } from '../../config.ts';
 import type { components } from '../../contract/index.ts';
-import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game-description.ts';
+import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game/reversi-description.ts';
 import { type OpenApiSpec, standaloneSchema } from '../spec.ts';
 
 type GameDescription = components['schemas']['GameDescription'];

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { components } from '../../contract/index.ts';
-import type { ArenaStore } from '../../store/store.ts';
+import type { Stores } from '../../store/store.ts';
 import { AnswerCache, jsonAnswer, sendJson } from '../answer-cache.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
@@ -25,7 +25,7 @@ export interface LeaderboardRouterOptions {
  * 1; and apart, the first `limit` unranked ones, the same on every page. Guests are never listed.
  */
 export function leaderboardRouter(
-  store: ArenaStore,
+  stores: Pick<Stores, 'ratings'>,
   present: Presenter,
   options: LeaderboardRouterOptions,
 ): Router {
@@ -36,7 +36,7 @@ export function leaderboardRouter(
       : null;
   const page = async (offset: number, limit: number): Promise<LeaderboardPage> => {
     const { minGames } = options;
-    const split = await store.leaderboardSplit({ offset, limit, minGames, unrankedLimit: limit });
+    const split = await stores.ratings.leaderboardSplit({ offset, limit, minGames, unrankedLimit: limit });
     const { strengthComputedAt } = split;
     return {
       items: split.ranked.map((row) => present.leaderboardEntry(row.rank, row.bot, row.strength)),

@@ -2,7 +2,7 @@ import express, { type Express, type RequestHandler, Router } from 'express';
 import type { Registry } from 'prom-client';
 import swaggerUi from 'swagger-ui-express';
 import { requireAdmin } from '../../arena/principal.ts';
-import { UnavailableError } from '../../errors.ts';
+import { UnavailableError } from '../../model/errors.ts';
 import { credentialsError, principalOf } from '../auth.ts';
 import type { OpenApiSpec } from '../spec.ts';
 

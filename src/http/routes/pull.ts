@@ -2,7 +2,7 @@ import { type Response, Router } from 'express';
 import { requireBot } from '../../arena/principal.ts';
 import { botEvents, LEASE_MARGIN_MS, type PullService } from '../../arena/pull.ts';
 import type { BotEventStore } from '../../store/pull-store.ts';
-import type { ArenaStore } from '../../store/store.ts';
+import type { Stores } from '../../store/store.ts';
 import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
@@ -21,7 +21,7 @@ import { openStream, STREAM_HEADERS, stopSignal, writeArenaClosing, writeItem } 
 
 export interface PullRouterDeps {
   readonly service: PullService;
-  readonly store: ArenaStore;
+  readonly stores: Pick<Stores, 'matches'>;
   readonly pull: BotEventStore;
   readonly present: Presenter;
   readonly keepAliveMs: number;
@@ -80,7 +80,7 @@ export function pullRouter(deps: PullRouterDeps): Router {
   router.get('/v1/bots/me/matches', async (req, res) => {
     const botId = botIdOf(res);
     const query = parse(myMatchesQuery, req.query, 'query');
-    const page = await deps.store.listMatches({
+    const page = await deps.stores.matches.listMatches({
       botId,
       status: query.status,
       limit: query.limit,

@@ -3,7 +3,7 @@ import type { AccountService } from '../../arena/accounts.ts';
 import { OIDC_CALLBACK_PATH, type OidcSignIn } from '../../arena/oidc-sign-in.ts';
 import { requireAccount } from '../../arena/principal.ts';
 import type { SignInService, StartedSession } from '../../arena/sign-in.ts';
-import { ArenaError, AuthenticationError, NotFoundError } from '../../errors.ts';
+import { ArenaError, AuthenticationError, NotFoundError } from '../../model/errors.ts';
 import { principalOf, SESSION_COOKIE, sessionOf, sessionToken } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';

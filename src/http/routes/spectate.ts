@@ -1,7 +1,7 @@
 import { type Request, Router } from 'express';
 import type { SpectatorService } from '../../arena/spectate.ts';
 import type { components } from '../../contract/index.ts';
-import { RateLimitedError } from '../../errors.ts';
+import { RateLimitedError } from '../../model/errors.ts';
 import { parse } from '../parse.ts';
 import { lastEventIdHeader, listLiveMatchesQuery, matchIdParams } from '../schemas.ts';
 import { closingOf } from '../shutdown.ts';

@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
-import { ID_PATTERN } from '../../ids.ts';
-import { PROJECT_ROOT } from '../../project-root.ts';
+import { ID_PATTERN } from '../../support/ids.ts';
+import { PROJECT_ROOT } from '../../support/project-root.ts';
 
 /** The web front end: hand-written HTML, ES modules and CSS in public/, built on the public API. */
 export const PUBLIC_DIR = fileURLToPath(new URL('public/', PROJECT_ROOT));

@@ -1,0 +1,164 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import { StartupError } from '../support/startup-error.ts';
+
+/**
+ * Redis connections by role.
+ * - `api`: fails fast (no offline queue, a command timeout), so a request answers 503 at once
+ *   while Redis is down instead of hanging; it keeps reconnecting in the background.
+ * - `worker`: BullMQ workers and blocking reads need `maxRetriesPerRequest: null` and wait for
+ *   Redis to come back.
+ */
+export function createRedis(url: string, role: 'api' | 'worker', extra: RedisOptions = {}): Redis {
+  const common: RedisOptions = {
+    connectionName: `reversi-arena-${role}`,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2000),
+    lazyConnect: true,
+  };
+  const roleOptions: RedisOptions =
+    role === 'api'
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 }
+      : { maxRetriesPerRequest: null, enableReadyCheck: true };
+  return new Redis(url, { ...common, ...roleOptions, ...extra });
+}
+
+/**
+ * Logs Redis outages through pino, once each, for every connection it watches: the first error of
+ * an outage says the connection was lost, the first connection ready again says it is back. A
+ * connection with no `error` listener would make ioredis print `[ioredis] Unhandled error event`
+ * lines (not JSON) on every retry; every connection the arena opens is watched, duplicates too.
+ */
+export class RedisOutageLog {
+  private down = false;
+
+  constructor(private readonly logger: { warn(obj: object, msg: string): void; info(msg: string): void }) {}
+
+  watch<R extends Redis>(redis: R): R {
+    redis.on('error', (error: Error) => this.lost(error));
+    this.endsWhenReady(redis);
+    return redis;
+  }
+
+  /**
+   * Ends an outage when `source` is ready again: for connections another component owns, whose
+   * errors it hands to `report`. An outage only such a connection saw (a reset, a proxy's idle cut)
+   * would otherwise never end, and the log would stay down, silent through every outage after.
+   */
+  endsWhenReady(source: { on(event: 'ready', listener: () => void): unknown }): void {
+    source.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      this.logger.info('redis connection restored');
+    });
+  }
+
+  /**
+   * Takes an error another component reports (BullMQ's workers re-emit their connections' errors):
+   * a lost connection is logged once per outage here, and answers true; any other error answers
+   * false, for the caller to log.
+   */
+  report(error: Error): boolean {
+    if (!isConnectionError(error)) return false;
+    this.lost(error);
+    return true;
+  }
+
+  private lost(error: Error): void {
+    if (this.down) return;
+    this.down = true;
+    this.logger.warn({ err: error.message }, 'redis connection lost; retrying');
+  }
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * What ioredis rejects a command with while the connection is down: a command sent on a connection
+ * without an offline queue, or one whose retries ran out across reconnects. A connection that comes
+ * back emits `ready`, which ends the outage these open.
+ */
+const DISCONNECTED_MESSAGES = new Set([
+  'Connection is closed.',
+  "Stream isn't writeable and enableOfflineQueue options is false",
+]);
+
+function isConnectionError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
+    DISCONNECTED_MESSAGES.has(error.message) ||
+    error.name === 'MaxRetriesPerRequestError'
+  );
+}
+
+/**
+ * Listens to a BullMQ worker: its errors go to a `redisErrorListener`, and its backend, which owns
+ * the blocking connection the worker opens for itself (no connection the log watches), ends the
+ * outage such an error began when it is ready again.
+ */
+export function listenToBullWorker(
+  worker: {
+    on(event: 'error', listener: (error: Error) => void): unknown;
+    readonly backend: { on(event: 'ready', listener: () => void): unknown };
+  },
+  outages: RedisOutageLog | undefined,
+  logger: { error(obj: object, msg: string): void },
+  what: string,
+): void {
+  worker.on('error', redisErrorListener(outages, logger, what));
+  outages?.endsWhenReady(worker.backend);
+}
+
+/**
+ * An `error` listener for a BullMQ queue or worker: a lost connection goes to the outage log (once
+ * per outage), anything else is logged as `what`. Without a listener BullMQ prints raw errors.
+ */
+export function redisErrorListener(
+  outages: RedisOutageLog | undefined,
+  logger: { error(obj: object, msg: string): void },
+  what: string,
+): (error: Error) => void {
+  return (error) => {
+    if (!outages?.report(error)) logger.error({ err: error }, what);
+  };
+}
+
+/** Redis is older than the arena needs: it says which feature it lacks. */
+export class RedisTooOldError extends StartupError {}
+
+/**
+ * Throws a `RedisTooOldError` unless Redis' scripts can check ACL permissions
+ * (`redis.acl_check_cmd`, Redis 7.0): without it every move and every match's end would fail.
+ * Asks the script engine itself, not INFO, which an ACL user may be refused.
+ */
+async function requireRedis7(redis: Redis): Promise<void> {
+  if ((await redis.eval('return redis.acl_check_cmd ~= nil and 1 or 0', 0)) === 1) return;
+  throw new RedisTooOldError(
+    'The arena needs Redis 7 or newer: its scripts check ACL permissions (redis.acl_check_cmd), which this Redis lacks.',
+  );
+}
+
+/** Waits for a connection made with `lazyConnect` to be ready, without failing while Redis is still starting. */
+export async function connected(redis: Redis): Promise<Redis> {
+  await redis.connect();
+  return redis;
+}
+
+/** `connected`, then refuses a Redis older than 7 (`RedisTooOldError`), closing the connection. */
+export async function connectedToRedis7(redis: Redis): Promise<Redis> {
+  await connected(redis);
+  try {
+    await requireRedis7(redis);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return redis;
+}

@@ -1,0 +1,52 @@
+import type { Redis } from 'ioredis';
+import type { Stores } from '../store/store.ts';
+import type { RandomBytes } from '../support/clock.ts';
+import { type StoreKeys, storeKeys } from './keys.ts';
+import { MoveAppends } from './move-appends.ts';
+import { RedisAccountStore } from './redis-account-store.ts';
+import { RedisBotStore } from './redis-bot-store.ts';
+import { RedisMatchStore } from './redis-match-store.ts';
+import { RedisRatingStore } from './redis-rating-store.ts';
+import { RedisSignInStore } from './redis-sign-in-store.ts';
+import { RedisTournamentStore } from './redis-tournament-store.ts';
+import { clientOriginKey, RedisGuestStore, RedisHealth, RedisLockStore } from './redis-upkeep.ts';
+
+/** Every store of one Redis connection, and what its process does with them at start and at the end. */
+export interface RedisStores extends Stores {
+  readonly bots: RedisBotStore;
+  readonly matches: RedisMatchStore;
+  readonly ratings: RedisRatingStore;
+  readonly keys: StoreKeys;
+  /** The deployment's key of the client-origin HMAC (made once, shared by every process). */
+  clientOriginKey(random: RandomBytes): Promise<string>;
+  /** Waits for the moves already sent; the stores have no connection of their own to close. */
+  close(): Promise<void>;
+}
+
+/**
+ * The stores of the arena on one Redis connection, under `prefix` (see keys.ts). A process makes
+ * one set per connection: the moves its matches append are written together (see MoveAppends).
+ *
+ * @example
+ * const stores = redisStores(redis, 'arena');
+ * await stores.bots.getBot('bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH');
+ */
+export function redisStores(redis: Redis, prefix: string): RedisStores {
+  const keys = storeKeys(prefix);
+  const appends = new MoveAppends(redis, keys);
+  const bots = new RedisBotStore(redis, keys);
+  return {
+    keys,
+    bots,
+    matches: new RedisMatchStore(redis, keys, appends),
+    ratings: new RedisRatingStore(redis, keys),
+    guests: new RedisGuestStore(redis, keys, bots),
+    tournaments: new RedisTournamentStore(redis, prefix),
+    accounts: new RedisAccountStore(redis, prefix),
+    signIns: new RedisSignInStore(redis, prefix),
+    locks: new RedisLockStore(redis, keys),
+    health: new RedisHealth(redis),
+    clientOriginKey: (random) => clientOriginKey(redis, keys, random),
+    close: () => appends.flushed(),
+  };
+}

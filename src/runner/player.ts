@@ -1,0 +1,44 @@
+import type { BotState } from '../contract/index.ts';
+import type { MoveOutcome } from '../model/judge.ts';
+
+export interface MoveRequest {
+  readonly state: BotState;
+  /** `state`'s JSON as UTF-8 bytes, when the caller has them (the runner keeps a match's history so). */
+  readonly stateBody?: Buffer;
+  /** The whole time the bot has for this move: its limit plus what is left of its overage bank. */
+  readonly timeoutMs: number;
+  /** Aborted when the worker shuts down mid-match. */
+  readonly signal: AbortSignal;
+  /**
+   * When the bot runs out of time (epoch ms), as the runner fixed it when the turn started and told
+   * spectators; a pull bot's turn names this same instant.
+   */
+  readonly deadline?: number;
+}
+
+/**
+ * A side of a match as the runner sees it: asked for a move, it answers an action or a fault. A bot
+ * that misbehaves is an outcome, never an exception; exceptions are the arena's own failures.
+ */
+export interface Player {
+  move(request: MoveRequest): Promise<MoveOutcome>;
+  /**
+   * True when the player reads the match's moves from the store (a pull bot's state is served
+   * from there), so every earlier ply must be stored before it is asked.
+   */
+  readonly readsStoredMoves?: boolean;
+}
+
+export interface PlayerBot {
+  readonly id: string;
+  readonly url: string | null;
+  readonly webhookSecret: string | null;
+  /** A house bot's engine: the worker plays it itself. */
+  readonly house: string | null;
+}
+
+/**
+ * Finds the player for a bot: its URL for a push bot, the state/action API for a pull bot, the
+ * worker itself for a house bot.
+ */
+export type PlayerFor = (bot: PlayerBot) => Player;

@@ -1,0 +1,314 @@
+import type { Logger } from 'pino';
+import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
+import { type EndingFault, faultResult } from '../model/fault-result.ts';
+import { judgeAnswer, type MoveOutcome } from '../model/judge.ts';
+import type { LiveTurn } from '../model/live-events.ts';
+import { liveTurn } from '../model/live-turn.ts';
+import type { PausePolicy } from '../model/pause.ts';
+import {
+  type BotRecord,
+  type Color,
+  type MatchRecord,
+  type MatchResult,
+  type MoveRecord,
+  matchEnded,
+  type RatingRule,
+} from '../model/records.ts';
+import { overageSpent, type ReplayedGame, replay } from '../model/replay.ts';
+import { botState, botStateBody, type TurnContext, WireHistory } from '../protocol/state.ts';
+import type { Stores } from '../store/store.ts';
+import type { Clock } from '../support/clock.ts';
+import { MoveRecorder } from './move-recorder.ts';
+import type { Player, PlayerFor } from './player.ts';
+
+export interface MatchRunnerDeps {
+  readonly stores: Pick<Stores, 'bots' | 'matches'>;
+  readonly clock: Clock;
+  readonly playerFor: PlayerFor;
+  readonly rate: RatingRule;
+  readonly logger: Logger;
+  /** Tells both players a match has started (at least once: again when a match resumes). */
+  readonly announceStart?: (match: MatchRecord) => Promise<void>;
+  /** When a bot's faults pause it, and for how long (by default, never). */
+  readonly pauses?: PausePolicy;
+  /**
+   * Called after each move with the arena's own time for it: everything from the start of the
+   * turn to the move being sent to the store (its write overlaps the next turn), less the time
+   * spent waiting for the bot's answer.
+   */
+  readonly onMoveTimed?: (timing: { readonly latencyMs: number; readonly overheadMs: number }) => void;
+  /** Resolves when a bot's answer may be handled (./pacer.ts): a worker's matches share its loop. */
+  readonly pace?: () => Promise<void>;
+}
+
+/** A match's game and the options its rules name: what every ply is played under. */
+interface Ruleset {
+  readonly game: AnyGame;
+  readonly options: unknown;
+  /** The opening's actions, which the arena plays as the match's first plies (see `Game.openingActions`). */
+  readonly opening: readonly GameAction[];
+}
+
+type Turn =
+  | {
+      readonly kind: 'move';
+      readonly move: MoveRecord;
+      /** The game's position after the move. */
+      readonly position: unknown;
+      readonly botTimeMs: number;
+    }
+  | { readonly kind: 'fault'; readonly fault: EndingFault }
+  | { readonly kind: 'interrupted' };
+
+/**
+ * Ply `ply` of the match's opening, played by the arena itself: no player is asked, no clock runs
+ * (latency 0), and the ply is marked as the opening's. Throws when the action does not play, which
+ * the game's `options` already ruled out for a stored match (a corrupt record otherwise).
+ */
+function openingTurn({ game, options, opening }: Ruleset, ply: number, position: unknown): Turn {
+  const action = opening[ply - 1]!;
+  const played = game.apply(position, action, options);
+  if (!played.ok) throw new Error(`opening ply ${ply} (${action.action}) does not play: ${played.message}`);
+  const move: MoveRecord = {
+    ply,
+    player: game.toMove(position),
+    square: action.action,
+    flips: played.flips,
+    latencyMs: 0,
+    opening: true,
+  };
+  return { kind: 'move', move, position: played.state, botTimeMs: 0 };
+}
+
+/** How a run of `MatchRunner.play` ended. */
+export type RunEnd = 'finished' | 'already-ended' | 'missing' | 'interrupted';
+
+/**
+ * Plays one match to its end: plays the opening's plies itself (when its rules name one), then asks
+ * the side to move for an action, applies it with the match's game (src/game), records each ply at
+ * once, and records the result exactly once. It resumes a match from its recorded moves (mid-opening
+ * too), so a match whose worker died finishes on another. Bot faults end the match; only the
+ * arena's own failures (Redis) throw, for the queue to retry.
+ */
+export class MatchRunner {
+  constructor(private readonly deps: MatchRunnerDeps) {}
+
+  async play(matchId: string, signal: AbortSignal): Promise<RunEnd> {
+    const { stores, clock } = this.deps;
+    const match = await stores.matches.startMatch(matchId, clock.now());
+    if (match === null) return 'missing';
+    if (matchEnded(match.status)) return 'already-ended';
+    let ruleset: Ruleset;
+    try {
+      const game = gameFor(match.game);
+      const options = game.options(match.rules);
+      ruleset = { game, options, opening: game.openingActions(options) };
+    } catch (error) {
+      // A record naming a game this arena does not play, or options that game refuses: corrupt.
+      this.deps.logger.error({ err: error, matchId }, 'unplayable game or rules; aborting the match');
+      const why = error instanceof UnknownGameError ? 'its game is not played here' : 'its rules are invalid';
+      return this.finish(match, this.abortResult(match, why));
+    }
+    const [black, white] = await stores.bots.getBots([match.black.id, match.white.id]);
+    if (!black || !white) return this.finish(match, this.abortResult(match, 'a player no longer exists'));
+    const bots: Record<Color, BotRecord> = { black, white };
+    await this.deps.announceStart?.(match);
+
+    // Each pass starts from the stored record; it repeats only when another worker recorded a ply
+    // first (a job BullMQ believed stalled), so both go on from the truth.
+    for (;;) {
+      const moves = await stores.matches.getMoves(matchId);
+      let game: ReplayedGame;
+      try {
+        game = replay(match.rules, moves, ruleset.game);
+      } catch (error) {
+        this.deps.logger.error({ err: error, matchId }, 'corrupt move record; aborting the match');
+        return this.finish(match, this.abortResult(match, 'the move record is corrupt'));
+      }
+      const end = await this.playFrom(match, ruleset, bots, moves, game, signal);
+      if (end !== 'resync') return end;
+      const current = await stores.matches.getMatch(matchId);
+      if (current === null || current.status !== 'running') return 'already-ended';
+    }
+  }
+
+  /** Plays on from a replayed record until the end, a fault, an interruption or a lost race. */
+  private async playFrom(
+    match: MatchRecord,
+    ruleset: Ruleset,
+    bots: Record<Color, BotRecord>,
+    moves: MoveRecord[],
+    game: ReplayedGame,
+    signal: AbortSignal,
+  ): Promise<RunEnd | 'resync'> {
+    const recorder = new MoveRecorder(this.deps.stores.matches, match.id);
+    const history = new WireHistory(moves);
+    const players = { black: this.deps.playerFor(bots.black), white: this.deps.playerFor(bots.white) };
+    const clocks = { banks: game.banks, lastLatency: game.lastLatency };
+    let { position } = game;
+    // Spectators hear of the turn this run starts with (a resumed turn's clock starts again);
+    // each recorded move then tells of the turn after it.
+    let next = this.liveTurn(match, ruleset, moves.length + 1, position, clocks);
+    if (next.deadline !== null) await this.deps.stores.matches.announceTurn(match.id, next);
+    while (!ruleset.game.isOver(position)) {
+      if (signal.aborted) {
+        await recorder.flush();
+        return 'interrupted';
+      }
+      const turnStarted = performance.now();
+      let turn: Turn;
+      if (moves.length < ruleset.opening.length) {
+        turn = openingTurn(ruleset, moves.length + 1, position);
+      } else {
+        const player = players[ruleset.game.toMove(position)];
+        if (player.readsStoredMoves && !(await recorder.flush())) return 'resync';
+        turn = await this.takeTurn(
+          match,
+          ruleset,
+          player,
+          bots,
+          moves,
+          history,
+          position,
+          clocks,
+          signal,
+          next,
+        );
+      }
+      if (turn.kind === 'interrupted') {
+        await recorder.flush();
+        return 'interrupted';
+      }
+      if (turn.kind === 'fault') {
+        if (!(await recorder.flush())) return 'resync';
+        return this.finish(match, this.faultResult(match, ruleset.game, moves, position, turn.fault));
+      }
+      next = this.liveTurn(match, ruleset, turn.move.ply + 1, turn.position, clocks);
+      if (!(await recorder.record(turn.move, next))) return 'resync';
+      moves.push(turn.move);
+      history.push(turn.move);
+      position = turn.position;
+      this.deps.onMoveTimed?.({
+        latencyMs: turn.move.latencyMs,
+        overheadMs: performance.now() - turnStarted - turn.botTimeMs,
+      });
+    }
+    if (!(await recorder.flush())) return 'resync';
+    const final = ruleset.game.outcome(position, ruleset.options);
+    return this.finish(match, { winner: final.winner, discs: final.counts, reason: 'completed' });
+  }
+
+  /** One ply: a pass for a side with no move, else the side's answer judged by the game. */
+  private async takeTurn(
+    match: MatchRecord,
+    { game, options }: Ruleset,
+    player: Player,
+    bots: Record<Color, BotRecord>,
+    moves: readonly MoveRecord[],
+    history: WireHistory,
+    position: unknown,
+    clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
+    signal: AbortSignal,
+    { deadline }: LiveTurn,
+  ): Promise<Turn> {
+    const color = game.toMove(position);
+    const ply = moves.length + 1;
+    if (game.mustPass(position)) {
+      // The arena passes for a side with no move; a game accepts a pass exactly then.
+      const move: MoveRecord = { ply, player: color, square: 'pass', flips: [], latencyMs: 0 };
+      return { kind: 'move', move, position: game.pass(position), botTimeMs: 0 };
+    }
+    const { timeLimitMs } = match.rules;
+    const timeoutMs = timeLimitMs + clocks.banks[color];
+    const asked = performance.now();
+    let answer: MoveOutcome;
+    try {
+      const turn: TurnContext = {
+        match,
+        moves,
+        position,
+        timeLimitMs,
+        remainingOverageMs: clocks.banks[color],
+        lastLatencyMs: clocks.lastLatency[color],
+        opponentRating: bots[otherSide(color)].rating,
+        history,
+      };
+      answer = await this.ask(player, turn, history, { timeoutMs, signal, deadline });
+    } catch (error) {
+      // A player told to stop may answer by throwing (the bot client rethrows the abort).
+      if (signal.aborted) return { kind: 'interrupted' };
+      throw error;
+    }
+    const botTimeMs = performance.now() - asked;
+    if (this.deps.pace) await this.deps.pace();
+    if (signal.aborted) return { kind: 'interrupted' };
+    const judged = judgeAnswer(game, options, position, answer, timeoutMs);
+    if (!judged.ok) return { kind: 'fault', fault: judged.fault };
+    const { latencyMs } = judged;
+    const { action, direction } = judged.action;
+    clocks.banks[color] -= overageSpent(latencyMs, timeLimitMs);
+    clocks.lastLatency[color] = latencyMs;
+    const move: MoveRecord = {
+      ply,
+      player: color,
+      square: action,
+      ...(direction && game.recordsDirection(options) ? { direction } : {}),
+      flips: judged.flips,
+      latencyMs,
+    };
+    return { kind: 'move', move, position: judged.position, botTimeMs };
+  }
+
+  /**
+   * Asks `player` for its move with the state it sees. Not async itself: the state and its bytes go
+   * with the request and are let go once it is sent, rather than held in the turn's suspended frame
+   * through the bot's think time, where each young-generation collection copied them again.
+   */
+  private ask(
+    player: Player,
+    turn: TurnContext,
+    history: WireHistory,
+    { timeoutMs, signal, deadline }: { timeoutMs: number; signal: AbortSignal; deadline: number | null },
+  ): Promise<MoveOutcome> {
+    const state = botState(turn);
+    const stateBody = botStateBody(state, history);
+    return player.move({ state, stateBody, timeoutMs, signal, ...(deadline === null ? {} : { deadline }) });
+  }
+
+  /** The turn starting now at `ply` from `position`, as spectators see it (see live-turn.ts). */
+  private liveTurn(
+    match: MatchRecord,
+    { game, opening }: Ruleset,
+    ply: number,
+    position: unknown,
+    clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
+  ): LiveTurn {
+    const { timeLimitMs } = match.rules;
+    const now = this.deps.clock.now();
+    return liveTurn({ game, position, ply, openingPlies: opening.length, timeLimitMs, ...clocks, now });
+  }
+
+  private async finish(match: MatchRecord, result: MatchResult): Promise<RunEnd> {
+    const { stores, clock, rate, pauses } = this.deps;
+    const ended = await stores.matches.finishMatch(match.id, result, clock.now(), rate, pauses);
+    return ended ? 'finished' : 'already-ended';
+  }
+
+  private faultResult(
+    match: MatchRecord,
+    game: AnyGame,
+    moves: readonly MoveRecord[],
+    position: unknown,
+    fault: EndingFault,
+  ): MatchResult {
+    const player = game.toMove(position);
+    const result = faultResult(moves, player, fault, game.counts(position));
+    this.deps.logger.info({ matchId: match.id, player, reason: result.reason }, 'match ended by a fault');
+    return result;
+  }
+
+  private abortResult(match: MatchRecord, why: string): MatchResult {
+    this.deps.logger.warn({ matchId: match.id, why }, 'aborting match');
+    return { winner: null, discs: { black: 0, white: 0 }, reason: 'aborted' };
+  }
+}

@@ -1,0 +1,19 @@
+/** Locks one process at a time holds (the matchmaking round, the sweep of waiting challenges). */
+export interface LockStore {
+  /**
+   * Takes the lock `name` for at most `ttlMs` if nobody holds it: answers its release, or null when
+   * another holder has it. The lock frees itself after `ttlMs` if its holder dies.
+   */
+  tryLock(name: string, ttlMs: number): Promise<(() => Promise<void>) | null>;
+}
+
+/** `up` while the store's connection is ready; `down` while it is lost and reconnecting. */
+export type StoreHealth = 'up' | 'down';
+
+/** Whether the store answers: readiness, and telling a store outage (503) from a bug (500). */
+export interface HealthCheck {
+  /** Resolves when the store answers a round trip now; rejects when it does not. */
+  ping(): Promise<void>;
+  /** How the store's connection stands as last seen, without a round trip. */
+  health(): StoreHealth;
+}
