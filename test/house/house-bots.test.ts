@@ -7,7 +7,7 @@ import { HOUSE_BOTS } from '../../src/house/roster.ts';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import type { PullStore } from '../../src/store/pull-store.ts';
 import { admin, bearer, registerBot, storedKeys } from '../support/api.ts';
-import { createMatch, pullPlayers, runnerFor } from '../support/arena.ts';
+import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { schedulerFor } from '../support/scheduler.ts';
 import { serve } from '../support/serve.ts';
@@ -20,7 +20,7 @@ let base: string;
 beforeAll(async () => {
   h = await createHarness({ HOUSE_BOTS: 'true' });
   pull = new RedisPullStore(h.redis, h.prefix);
-  arena = runnerFor(h, { pull: pullPlayers(h) });
+  arena = runnerFor(h);
   site = await serve(h);
   base = site.origin;
 });

@@ -1,41 +1,35 @@
 import { pino } from 'pino';
-import { ChallengeService } from '../../src/arena/challenges.ts';
 import { createRedis } from '../../src/connections/redis-connection.ts';
-import { MatchWorker } from '../../src/pool/match-worker.ts';
-import { systemClock } from '../../src/support/clock.ts';
-import { pullPlayers, runnerFor } from './arena.ts';
+import { createWorkerPool } from '../../src/pool/worker-pool.ts';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import type { Harness } from './harness.ts';
 import { until } from './private-redis.ts';
 
 /**
- * A real match worker (BullMQ, the runner, house bots in-process, pull bots through Redis) on the
- * harness' queue, in this process: it plays every match the API queues, as `npm run worker` would.
+ * A real pool of match workers (BullMQ, the runner, house bots in-process, pull bots through Redis)
+ * on the harness' stores and queue, wired as `npm run worker` wires it (createWorkerPool), in this
+ * process, with `concurrency` matches at once and no scheduler jobs.
  */
 export async function matchWorkerFor(h: Harness, concurrency = 4) {
   const connection = createRedis(h.config.redis.url, 'worker');
   await connection.connect();
-  const { runner, close } = runnerFor(h, { pull: pullPlayers(h) });
-  const challenges = new ChallengeService({ stores: h.stores, queue: h.queue, clock: h.clock });
-  const worker = new MatchWorker({
-    connection,
-    prefix: h.prefix,
-    concurrency,
-    runner,
+  const pull = new RedisPullStore(h.redis, h.prefix);
+  const config = { ...h.config, workers: { ...h.config.workers, concurrency, lockDurationMs: 5000 } };
+  const pool = await createWorkerPool({
     stores: h.stores,
+    pull,
     queue: h.queue,
-    clock: systemClock,
+    clock: h.clock,
+    config,
     logger: pino({ level: 'silent' }),
-    lockDurationMs: 5000,
-    challengeWaitMs: h.config.workers.challengeWaitMs,
-    expireChallenge: async (matchId) => {
-      await challenges.expire(matchId);
-    },
+    connection,
+    matchmaking: false,
   });
   return {
-    worker,
+    worker: pool.worker,
     async close() {
-      await worker.close(0);
-      await close();
+      await pool.close();
+      await pull.close();
       await connection.quit();
     },
   };

@@ -1,4 +1,4 @@
-import { pullPlayers, runnerFor } from './arena.ts';
+import { runnerFor } from './arena.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from './loopback-bot.ts';
 import { serve } from './serve.ts';
@@ -19,7 +19,7 @@ export async function startPullArena(
   options: Parameters<typeof createHarness>[1] = {},
 ): Promise<PullArena> {
   const h = await createHarness(env, options);
-  const arena = runnerFor(h, { pull: pullPlayers(h) });
+  const arena = runnerFor(h);
   const site = await serve(h);
   const pushBot = await startLoopbackBot(playsFirstLegal());
   return {
