@@ -2,7 +2,7 @@ import type { components, MatchState } from '../contract/index.ts';
 import { NotFoundError } from '../model/errors.ts';
 import { publicResult } from '../model/faults.ts';
 import { type LiveFinish, type LiveTurn, type MatchEvent, turnOf } from '../model/live-events.ts';
-import { type MatchRecord, type MoveRecord, matchEnded } from '../model/records.ts';
+import { abortedResult, type MatchRecord, type MoveRecord, matchEnded } from '../model/records.ts';
 import type { MatchEventStore } from '../store/match-event-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
@@ -202,7 +202,7 @@ export class SpectatorService {
     const match = await this.ensureExists(matchId);
     const finish: LiveFinish = {
       status: match.status === 'aborted' ? 'aborted' : 'finished',
-      result: match.result ?? { winner: null, discs: { black: 0, white: 0 }, reason: 'aborted' },
+      result: match.result ?? abortedResult(),
       ratings: match.ratings,
       finishedAt: match.finishedAt ?? match.createdAt,
     };

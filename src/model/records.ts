@@ -185,6 +185,11 @@ export interface MatchResult {
   readonly fault?: Fault;
 }
 
+/** The result of a match the arena ended without a game: nobody wins, nothing is counted. */
+export function abortedResult(): MatchResult {
+  return { winner: null, discs: { black: 0, white: 0 }, reason: 'aborted' };
+}
+
 export interface RatingChange {
   readonly before: number;
   readonly after: number;

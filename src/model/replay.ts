@@ -1,11 +1,16 @@
 /**
  * The match model: a match read from its record (the position, each side's time bank, the state a
- * side sees, what an answer counts as). The runner (src/match) and the arena's services (src/arena)
+ * side sees, what an answer counts as). The runner (src/runner) and the arena's services (src/arena)
  * both stand on it, so neither needs the other.
  */
 
 import { type AnyGame, gameFor } from '../game/index.ts';
 import type { Color, MatchRules, MoveRecord } from './records.ts';
+
+/** Recorded moves that do not replay under the match's rules: the record is corrupt. */
+export class ReplayError extends Error {
+  override readonly name = 'ReplayError';
+}
 
 export interface ReplayedGame {
   /** The game's position after the recorded moves (its own state value; see src/game). */
@@ -41,7 +46,7 @@ export function replay(
   const lastLatency: Record<Color, number | null> = { black: null, white: null };
   for (const move of moves) {
     if (move.square === 'pass') {
-      if (!game.mustPass(position)) throw new Error(`recorded ply ${move.ply} is a pass out of turn`);
+      if (!game.mustPass(position)) throw new ReplayError(`recorded ply ${move.ply} is a pass out of turn`);
       position = game.pass(position);
       continue;
     }
@@ -51,7 +56,7 @@ export function replay(
       options,
     );
     if (!result.ok)
-      throw new Error(`recorded ply ${move.ply} (${move.square}) is not legal: ${result.message}`);
+      throw new ReplayError(`recorded ply ${move.ply} (${move.square}) is not legal: ${result.message}`);
     position = result.state;
     if (move.opening) continue;
     banks[move.player] -= overageSpent(move.latencyMs, rules.timeLimitMs);

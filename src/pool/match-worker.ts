@@ -1,8 +1,8 @@
-import { type Job, WaitingError, Worker } from 'bullmq';
+import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { listenToBullWorker, type RedisOutageLog } from '../connections/redis-connection.ts';
-import { queueClassOf } from '../model/records.ts';
+import { abortedResult, queueClassOf } from '../model/records.ts';
 import {
   bullPrefix,
   COMPLETED_JOBS_KEPT,
@@ -12,7 +12,7 @@ import {
   type MatchJobData,
   type MatchQueue,
 } from '../queue/match-queue.ts';
-import type { MatchRunner } from '../runner/runner.ts';
+import { type MatchRunner, UnplayableMatchError } from '../runner/runner.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
 
@@ -90,10 +90,11 @@ export class MatchWorker {
     try {
       const end = await this.options.runner.play(job.data.matchId, controller.signal);
       if (end !== 'interrupted') {
-        if (end !== 'missing') await this.options.afterMatch?.(job.data.matchId);
+        await this.options.afterMatch?.(job.data.matchId);
         return end;
       }
     } catch (error) {
+      if (error instanceof UnplayableMatchError) return this.giveUp(error);
       if (!controller.signal.aborted) throw error;
     } finally {
       this.running.delete(job.id ?? job.data.matchId);
@@ -103,9 +104,27 @@ export class MatchWorker {
     throw new WaitingError();
   }
 
+  /**
+   * Fails the job of a match no attempt can play, at once (BullMQ retries any other error): the
+   * runner has marked a stored one aborted, and a tournament waiting on it goes on.
+   */
+  private async giveUp(error: UnplayableMatchError): Promise<never> {
+    this.options.logger.error(
+      { err: error, matchId: error.matchId, why: error.why },
+      'match cannot be played',
+    );
+    await this.options
+      .afterMatch?.(error.matchId)
+      .catch((cause) =>
+        this.options.logger.warn({ err: cause }, 'after an unplayable match; the sweep retries'),
+      );
+    throw new UnrecoverableError(error.message);
+  }
+
   /** A job that failed for good (the arena's own errors, every attempt spent) aborts its match. */
   private async onFailed(job: Job<MatchJobData> | undefined, error: Error): Promise<void> {
-    if (!job || error instanceof WaitingError || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    if (!job || error instanceof WaitingError || error instanceof UnrecoverableError) return;
+    if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
     // A challenge that could not be expired stays pending; the reconcile's sweep expires it.
     if (job.name === EXPIRE_CHALLENGE_JOB) return;
     this.options.logger.error(
@@ -113,14 +132,9 @@ export class MatchWorker {
       'match failed for good; aborting it',
     );
     await this.options.stores.matches
-      .finishMatch(
-        job.data.matchId,
-        { winner: null, discs: { black: 0, white: 0 }, reason: 'aborted' },
-        this.options.clock.now(),
-        () => {
-          throw new Error('aborted matches are not rated');
-        },
-      )
+      .finishMatch(job.data.matchId, abortedResult(), this.options.clock.now(), () => {
+        throw new Error('aborted matches are not rated');
+      })
       .catch((cause) => this.options.logger.error({ err: cause }, 'could not abort the match'));
     await this.options
       .afterMatch?.(job.data.matchId)

@@ -1,6 +1,7 @@
 import type { Direction } from '../contract/index.ts';
 import type { AnyGame } from '../game/index.ts';
 import type { MoveRecord } from '../model/records.ts';
+import { CorruptRecordError } from '../store/match-store.ts';
 
 /**
  * A match's moves as Redis keeps them: one string, each ply appended to it (APPEND), 2–3 bytes a
@@ -30,7 +31,7 @@ export class UnencodableMoveError extends Error {
 }
 
 /** A stored move record that does not replay (or does not parse): a corrupt record. */
-export class CorruptMovesError extends Error {
+export class CorruptMovesError extends CorruptRecordError {
   override readonly name = 'CorruptMovesError';
 }
 

@@ -6,6 +6,7 @@ import type { LiveTurn } from '../model/live-events.ts';
 import { liveTurn } from '../model/live-turn.ts';
 import type { PausePolicy } from '../model/pause.ts';
 import {
+  abortedResult,
   type BotRecord,
   type Color,
   type MatchRecord,
@@ -14,8 +15,9 @@ import {
   matchEnded,
   type RatingRule,
 } from '../model/records.ts';
-import { overageSpent, type ReplayedGame, replay } from '../model/replay.ts';
+import { overageSpent, ReplayError, type ReplayedGame, replay } from '../model/replay.ts';
 import { botState, botStateBody, type TurnContext, WireHistory } from '../protocol/state.ts';
+import { CorruptRecordError } from '../store/match-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
 import { MoveRecorder } from './move-recorder.ts';
@@ -60,6 +62,9 @@ type Turn =
   | { readonly kind: 'fault'; readonly fault: EndingFault }
   | { readonly kind: 'interrupted' };
 
+/** An opening the game refuses, found while playing it: the record is corrupt. */
+class UnplayableOpening extends Error {}
+
 /**
  * Ply `ply` of the match's opening, played by the arena itself: no player is asked, no clock runs
  * (latency 0), and the ply is marked as the opening's. Throws when the action does not play, which
@@ -68,7 +73,9 @@ type Turn =
 function openingTurn({ game, options, opening }: Ruleset, ply: number, position: unknown): Turn {
   const action = opening[ply - 1]!;
   const played = game.apply(position, action, options);
-  if (!played.ok) throw new Error(`opening ply ${ply} (${action.action}) does not play: ${played.message}`);
+  if (!played.ok) {
+    throw new UnplayableOpening(`opening ply ${ply} (${action.action}) does not play: ${played.message}`);
+  }
   const move: MoveRecord = {
     ply,
     player: game.toMove(position),
@@ -81,7 +88,24 @@ function openingTurn({ game, options, opening }: Ruleset, ply: number, position:
 }
 
 /** How a run of `MatchRunner.play` ended. */
-export type RunEnd = 'finished' | 'already-ended' | 'missing' | 'interrupted';
+export type RunEnd = 'finished' | 'already-ended' | 'interrupted';
+
+/**
+ * A match no attempt can play: it vanished, or its record is corrupt (a game or rules this arena
+ * refuses, moves that do not replay, an opening that does not play). The runner has already marked
+ * a stored one aborted; the worker fails its job at once rather than retrying it.
+ */
+export class UnplayableMatchError extends Error {
+  override readonly name = 'UnplayableMatchError';
+
+  constructor(
+    readonly matchId: string,
+    readonly why: string,
+    options?: ErrorOptions,
+  ) {
+    super(`match ${matchId} cannot be played: ${why}`, options);
+  }
+}
 
 /**
  * Plays one match to its end: plays the opening's plies itself (when its rules name one), then asks
@@ -96,7 +120,7 @@ export class MatchRunner {
   async play(matchId: string, signal: AbortSignal): Promise<RunEnd> {
     const { stores, clock } = this.deps;
     const match = await stores.matches.startMatch(matchId, clock.now());
-    if (match === null) return 'missing';
+    if (match === null) throw new UnplayableMatchError(matchId, 'no match has this id (it vanished)');
     if (matchEnded(match.status)) return 'already-ended';
     let ruleset: Ruleset;
     try {
@@ -105,9 +129,8 @@ export class MatchRunner {
       ruleset = { game, options, opening: game.openingActions(options) };
     } catch (error) {
       // A record naming a game this arena does not play, or options that game refuses: corrupt.
-      this.deps.logger.error({ err: error, matchId }, 'unplayable game or rules; aborting the match');
       const why = error instanceof UnknownGameError ? 'its game is not played here' : 'its rules are invalid';
-      return this.finish(match, this.abortResult(match, why));
+      return this.unplayable(match, why, error);
     }
     const [black, white] = await stores.bots.getBots([match.black.id, match.white.id]);
     if (!black || !white) return this.finish(match, this.abortResult(match, 'a player no longer exists'));
@@ -117,15 +140,26 @@ export class MatchRunner {
     // Each pass starts from the stored record; it repeats only when another worker recorded a ply
     // first (a job BullMQ believed stalled), so both go on from the truth.
     for (;;) {
-      const moves = await stores.matches.getMoves(matchId);
+      let moves: MoveRecord[];
       let game: ReplayedGame;
       try {
+        moves = await stores.matches.getMoves(matchId);
         game = replay(match.rules, moves, ruleset.game);
       } catch (error) {
-        this.deps.logger.error({ err: error, matchId }, 'corrupt move record; aborting the match');
-        return this.finish(match, this.abortResult(match, 'the move record is corrupt'));
+        // A Redis error is the arena's own and worth a retry; a record that does not replay is not.
+        if (error instanceof CorruptRecordError || error instanceof ReplayError) {
+          return this.unplayable(match, 'its move record is corrupt', error);
+        }
+        throw error;
       }
-      const end = await this.playFrom(match, ruleset, bots, moves, game, signal);
+      let end: RunEnd | 'resync';
+      try {
+        end = await this.playFrom(match, ruleset, bots, moves, game, signal);
+      } catch (error) {
+        if (error instanceof UnplayableOpening)
+          return this.unplayable(match, 'its opening does not play', error);
+        throw error;
+      }
       if (end !== 'resync') return end;
       const current = await stores.matches.getMatch(matchId);
       if (current === null || current.status !== 'running') return 'already-ended';
@@ -309,6 +343,12 @@ export class MatchRunner {
 
   private abortResult(match: MatchRecord, why: string): MatchResult {
     this.deps.logger.warn({ matchId: match.id, why }, 'aborting match');
-    return { winner: null, discs: { black: 0, white: 0 }, reason: 'aborted' };
+    return abortedResult();
+  }
+
+  /** Marks a match whose record is corrupt aborted, then throws: no retry can play it. */
+  private async unplayable(match: MatchRecord, why: string, cause: unknown): Promise<never> {
+    await this.finish(match, abortedResult());
+    throw new UnplayableMatchError(match.id, why, { cause });
   }
 }

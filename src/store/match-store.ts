@@ -11,6 +11,11 @@ import type {
 } from '../model/records.ts';
 import type { BotEventType } from './pull-store.ts';
 
+/** A stored record that does not read back (moves that do not replay, say): no retry reads it better. */
+export class CorruptRecordError extends Error {
+  override readonly name: string = 'CorruptRecordError';
+}
+
 export interface MatchQuery {
   readonly botId?: string;
   readonly status?: MatchStatus;
@@ -110,6 +115,7 @@ export interface MatchStore {
     colorBalance: ReadonlyMap<string, number>,
   ): Promise<NewMatchesOutcome>;
   getMatch(id: string): Promise<MatchRecord | null>;
+  /** Throws `CorruptRecordError` when the stored moves do not replay. */
   getMoves(id: string): Promise<MoveRecord[]>;
   /**
    * A match, its moves and both players' current ratings (`null` for a bot with no record); null
