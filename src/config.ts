@@ -264,176 +264,35 @@ export type Env = z.input<typeof envSchema>;
 /** Every environment variable the arena reads (the README documents each one). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
-export interface Config {
-  readonly port: number;
-  readonly host: string;
-  readonly redis: {
-    readonly url: string;
-    readonly prefix: string;
-    readonly autostart: boolean;
-    readonly dataDir: string;
-  };
-  readonly adminToken: string | undefined;
-  readonly allowPrivateBotUrls: boolean;
-  /** Where bots' host names are resolved (BOT_DNS_SERVERS); empty: the system's servers. */
-  readonly botDnsServers: readonly string[];
-  readonly matchmaking: {
-    readonly enabled: boolean;
-    readonly intervalMs: number;
-    readonly maxConcurrentPerBot: number;
-    readonly maxNewMatches: number;
-    readonly nearest: number;
-    readonly farProbability: number;
-    readonly houseVsHouse: boolean;
-    /** When a bot's faults pause it (after `afterFaults` in a row; 0: never), and for how long. */
-    readonly pauses: {
-      readonly afterFaults: number;
-      readonly backoff: { readonly firstMs: number; readonly maxMs: number };
-    };
-    /** `balanced`: paired games from a random balanced opening; `standard`: single matches from the start. */
-    readonly openings: 'balanced' | 'standard';
-  };
-  /**
-   * Whether bots that look one operator's (registered from one address, or served on one host) may
-   * meet in matchmaking, and enter one rated tournament by themselves.
-   */
-  readonly sameOperatorGames: boolean;
-  readonly strengthIntervalMs: number;
-  readonly houseBots: boolean;
-  readonly workers: {
-    readonly inProcess: boolean;
-    readonly concurrency: number;
-    /** 0: matches are played on the process' own thread. */
-    readonly threads: number;
-    /** 0: answers are handled as they come (see src/runner/pacer.ts). */
-    readonly turnSliceMs: number;
-    readonly threadYoungGenerationMb: number;
-    readonly lockDurationMs: number;
-    /** How long a challenge waits behind the arena's matches before it queues as they do. */
-    readonly challengeWaitMs: number;
-  };
-  readonly limits: {
-    readonly timeLimitMs: { readonly min: number; readonly max: number; readonly default: number };
-    readonly overageMs: { readonly min: number; readonly max: number; readonly default: number };
-    /** The time control of rated matches. */
-    readonly rated: { readonly timeLimitMs: number; readonly overageMs: number };
-    /**
-     * The per-move limit of a match a guest plays in: up to `max` (more than bots may ask for: a
-     * person thinks slower), `default` when the match names none; such a match's bank defaults to 0.
-     */
-    readonly guest: { readonly timeLimitMs: { readonly max: number; readonly default: number } };
-    readonly maxActiveChallengesPerBot: number;
-    readonly maxChallengesAgainstBot: number;
-    readonly maxChallengesAgainstBotPerAddress: number;
-    readonly maxStreamsPerBot: number;
-    readonly maxActiveChallengesPerOwner: number;
-    /** How long a pending challenge waits for its target's answer. */
-    readonly challengeAnswerMs: number;
-  };
-  readonly accounts: {
-    readonly maxBots: number;
-    readonly sessionTtlMs: number;
-  };
-  /** See PUBLIC_URL; `undefined`: each request's own origin. */
-  readonly publicUrl: string | undefined;
-  /** Sign-in through an OpenID Connect provider; `undefined` when not configured. */
-  readonly oidc:
-    | {
-        readonly issuer: string;
-        readonly clientId: string;
-        readonly clientSecret: string;
-        readonly name: string;
-      }
-    | undefined;
-  readonly rateLimit: {
-    readonly windowMs: number;
-    readonly perToken: number;
-    readonly perIp: number;
-    readonly registrationsPerHour: number;
-    readonly guestsPerHour: number;
-    readonly checksPerMinute: number;
-    readonly exportsPerMinute: number;
-    readonly challengesPerHour: number;
-    readonly challengesPerAddressPerHour: number;
-    readonly accountsPerHour: number;
-  };
-  readonly rating: {
-    readonly start: number;
-    readonly kProvisional: number;
-    readonly k: number;
-    readonly provisionalGames: number;
-  };
-  /** Express's `trust proxy`: `false` (the default) believes no `X-Forwarded-For`. */
-  readonly trustProxy: boolean | number | string;
-  readonly metricsPort: number | undefined;
-  readonly http: {
-    readonly maxConnectionsPerAddress: number;
-    readonly headersTimeoutMs: number;
-    readonly requestTimeoutMs: number;
-    readonly keepAliveTimeoutMs: number;
-  };
-  readonly shutdownGraceMs: number;
-  readonly shutdownStallMs: number;
-  readonly sseKeepAliveMs: number;
-  /** Spectator event streams one client address may hold at once, in one API process. */
-  readonly maxSpectatorStreamsPerAddress: number;
-  readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  readonly validateResponses: boolean;
-  readonly leaderboardCacheMs: number;
-  /** Rated games a bot needs to be ranked on the leaderboard. */
-  readonly leaderboardMinGames: number;
-  readonly spectatorStateCacheMs: number;
-  readonly guests: {
-    /** A guest idle this long is retired. */
-    readonly ttlMs: number;
-    /** How often the workers look for idle guests. */
-    readonly sweepIntervalMs: number;
-  };
-}
-
-/** A configuration problem found at start-up; the message names every bad variable. */
-export class ConfigError extends StartupError {}
-
 /**
- * Parses the arena's configuration from environment variables, once, at start-up. Nothing else in
- * the code base reads `process.env`.
- *
- * @example
- * const config = loadConfig({ PORT: '8080', ADMIN_TOKEN: 'a-long-admin-secret' });
+ * The environment's variables, checked against each other (an issue without a path names them),
+ * then shaped into the configuration the code reads: `Config` is this schema's output, so each
+ * variable is named once in the schema and once where it lands.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+const configSchema = envSchema.transform((e, ctx) => {
   const timeLimit = { min: e.TIME_LIMIT_MS_MIN, max: e.TIME_LIMIT_MS_MAX, default: e.TIME_LIMIT_MS_DEFAULT };
   const overage = { min: 0, max: e.OVERAGE_MS_MAX, default: e.OVERAGE_MS_DEFAULT };
   if (!(timeLimit.min <= timeLimit.default && timeLimit.default <= timeLimit.max)) {
-    throw new ConfigError(
-      'Invalid configuration: need TIME_LIMIT_MS_MIN <= TIME_LIMIT_MS_DEFAULT <= TIME_LIMIT_MS_MAX',
-    );
+    return issue(ctx, 'need TIME_LIMIT_MS_MIN <= TIME_LIMIT_MS_DEFAULT <= TIME_LIMIT_MS_MAX');
   }
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
-    throw new ConfigError('Invalid configuration: need HTTP_HEADERS_TIMEOUT_MS <= HTTP_REQUEST_TIMEOUT_MS');
+    return issue(ctx, 'need HTTP_HEADERS_TIMEOUT_MS <= HTTP_REQUEST_TIMEOUT_MS');
   }
   if (overage.default > overage.max) {
-    throw new ConfigError('Invalid configuration: need OVERAGE_MS_DEFAULT <= OVERAGE_MS_MAX');
+    return issue(ctx, 'need OVERAGE_MS_DEFAULT <= OVERAGE_MS_MAX');
   }
   if (
     e.MATCHMAKING_OPENINGS === 'balanced' &&
     (e.MATCHMAKING_MAX_CONCURRENT_PER_BOT < 2 || e.MATCHMAKING_MAX_NEW_MATCHES < 2)
   ) {
-    throw new ConfigError(
-      'Invalid configuration: MATCHMAKING_OPENINGS=balanced makes two matches a pairing: need MATCHMAKING_MAX_CONCURRENT_PER_BOT >= 2 and MATCHMAKING_MAX_NEW_MATCHES >= 2 (or MATCHMAKING_OPENINGS=standard)',
+    return issue(
+      ctx,
+      'MATCHMAKING_OPENINGS=balanced makes two matches a pairing: need MATCHMAKING_MAX_CONCURRENT_PER_BOT >= 2 and MATCHMAKING_MAX_NEW_MATCHES >= 2 (or MATCHMAKING_OPENINGS=standard)',
     );
   }
   const guestTimeLimit = { max: e.GUEST_TIME_LIMIT_MS_MAX, default: e.GUEST_TIME_LIMIT_MS_DEFAULT };
   if (!(timeLimit.min <= guestTimeLimit.default && guestTimeLimit.default <= guestTimeLimit.max)) {
-    throw new ConfigError(
-      'Invalid configuration: need TIME_LIMIT_MS_MIN <= GUEST_TIME_LIMIT_MS_DEFAULT <= GUEST_TIME_LIMIT_MS_MAX',
-    );
+    return issue(ctx, 'need TIME_LIMIT_MS_MIN <= GUEST_TIME_LIMIT_MS_DEFAULT <= GUEST_TIME_LIMIT_MS_MAX');
   }
   const rated = { timeLimitMs: e.RATED_TIME_LIMIT_MS, overageMs: e.RATED_OVERAGE_MS };
   if (
@@ -441,25 +300,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rated.timeLimitMs > timeLimit.max ||
     rated.overageMs > overage.max
   ) {
-    throw new ConfigError(
-      'Invalid configuration: RATED_TIME_LIMIT_MS and RATED_OVERAGE_MS must lie within the TIME_LIMIT_MS and OVERAGE_MS bounds',
+    return issue(
+      ctx,
+      'RATED_TIME_LIMIT_MS and RATED_OVERAGE_MS must lie within the TIME_LIMIT_MS and OVERAGE_MS bounds',
     );
   }
   if (e.MATCHMAKING_PAUSE_MINUTES * 60 > e.MATCHMAKING_PAUSE_MAX_HOURS * 3600) {
-    throw new ConfigError(
-      'Invalid configuration: need MATCHMAKING_PAUSE_MINUTES <= MATCHMAKING_PAUSE_MAX_HOURS (in the same unit)',
-    );
+    return issue(ctx, 'need MATCHMAKING_PAUSE_MINUTES <= MATCHMAKING_PAUSE_MAX_HOURS (in the same unit)');
   }
   const oidcSet = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(
     (v) => v !== undefined,
   ).length;
   if (oidcSet !== 0 && oidcSet !== 3) {
-    throw new ConfigError(
-      'Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three or none',
+    return issue(
+      ctx,
+      'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three or none',
     );
   }
   const guestTtlMs = Math.round(e.GUEST_TTL_HOURS * 3_600_000);
-  return Object.freeze({
+  return {
     port: e.PORT,
     host: e.HOST,
     redis: {
@@ -562,7 +421,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leaderboardMinGames: e.LEADERBOARD_MIN_GAMES,
     spectatorStateCacheMs: e.SPECTATOR_STATE_CACHE_MS,
     guests: { ttlMs: guestTtlMs, sweepIntervalMs: guestSweepIntervalMs(guestTtlMs) },
-  });
+  };
+});
+
+/** Reports a rule between variables, for the message of `loadConfig`; its value is never used. */
+function issue(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+}
+
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** The arena's configuration, as `loadConfig` makes it from the environment. */
+export type Config = DeepReadonly<z.output<typeof configSchema>>;
+
+/** A configuration problem found at start-up; the message names every bad variable. */
+export class ConfigError extends StartupError {}
+
+/**
+ * Parses the arena's configuration from environment variables, once, at start-up. Nothing else in
+ * the code base reads `process.env`.
+ *
+ * @example
+ * const config = loadConfig({ PORT: '8080', ADMIN_TOKEN: 'a-long-admin-secret' });
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const rules = parsed.error.issues.filter((issue) => issue.path.length === 0);
+    if (rules.length > 0)
+      throw new ConfigError(`Invalid configuration: ${rules.map((i) => i.message).join('; ')}`);
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(parsed.data);
 }
 
 /**
