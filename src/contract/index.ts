@@ -1,6 +1,7 @@
 /**
- * The contract of openapi.yaml as TypeScript: the generated types (`npm run gen:types` writes
- * openapi-types.ts beside this file; `npm run check:types` fails when it is stale) and one alias for
+ * The contract of openapi.yaml as TypeScript: the generated types, one file shared with the client
+ * package (`npm run gen:types` writes sdk/src/schema.ts; `npm run check:types` fails when it is
+ * stale), and one alias for
  * each wire shape that more than the HTTP layer uses. It sits below http, protocol and bot-client, so
  * the bot protocol is nobody's private property; it imports nothing.
  *
@@ -10,9 +11,9 @@
  * @example
  * import type { BotAction, BotState } from '../contract/index.ts';
  */
-import type { components } from './openapi-types.ts';
+import type { components } from '../../sdk/src/schema.ts';
 
-export type { components, operations, paths } from './openapi-types.ts';
+export type { components, operations, paths } from '../../sdk/src/schema.ts';
 
 /** What the arena sends a push bot on its turn, and serves a pull bot (`BotState`). */
 export type BotState = components['schemas']['BotState'];
