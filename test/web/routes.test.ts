@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSET_CACHE_CONTROL, PUBLIC_DIR } from '../../src/http/routes/web.ts';
+import { NAVIGATION } from '../../src/http/routes/web-pages.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -38,6 +39,22 @@ describe('the web pages', () => {
       expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // every script is a file
       expect(res.text).not.toMatch(/\son[a-z]+=/); // no inline event handlers
     });
+  });
+
+  it('shows one navigation on every page, the current page marked', async () => {
+    const pages = [...PAGES.map(([path]) => path), '/live', '/tournaments', '/my-bots', '/bots/nope'];
+    for (const path of pages) {
+      const res = await request(h.app).get(path);
+      const nav = /<nav class="site-nav"[\s\S]*?<\/nav>/.exec(res.text)?.[0] ?? '';
+      const links = [...nav.matchAll(/<a href="([^"]+)"/g)].map(([, href]) => href);
+      expect(links, path).toEqual(NAVIGATION.map((entry) => entry.href));
+      const marked = [...nav.matchAll(/<a href="([^"]+)" aria-current="page"/g)].map(([, href]) => href);
+      const own = NAVIGATION.find((entry) => entry.href === path);
+      expect(marked, path).toEqual(own ? [path] : []);
+      // One head, one footer: the layout's, whatever the page.
+      expect(res.text.match(/<footer class="site-footer">/g), path).toHaveLength(1);
+      expect(res.text.match(/<link rel="stylesheet" href="\/assets\/base.css">/g), path).toHaveLength(1);
+    }
   });
 
   it('answers the not-found page for an id that cannot exist', async () => {

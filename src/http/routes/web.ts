@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
 import { ID_PATTERN } from '../../support/ids.ts';
 import { PROJECT_ROOT } from '../../support/project-root.ts';
+import { renderPage } from './web-pages.ts';
 
 /** The web front end: hand-written HTML, ES modules and CSS in public/, built on the public API. */
 export const PUBLIC_DIR = fileURLToPath(new URL('public/', PROJECT_ROOT));
@@ -37,22 +38,26 @@ export const WEB_PAGES = [
  */
 const WEBAUTHN_BROWSER_DIR = dirname(fileURLToPath(import.meta.resolve('@simplewebauthn/browser')));
 
-function sendPage(res: Response, file: string, status = 200): void {
-  res.status(status).sendFile(file, {
-    root: PUBLIC_DIR,
-    cacheControl: false,
-    headers: { 'Cache-Control': PAGE_CACHE_CONTROL },
-  });
+/** Pages are put together once per process, then answered from memory (ETag from their bytes). */
+const rendered = new Map<string, string>();
+
+function sendPage(res: Response, file: string, current: string | null, status = 200): void {
+  let html = rendered.get(file);
+  if (html === undefined) {
+    html = renderPage(PUBLIC_DIR, file, current);
+    rendered.set(file, html);
+  }
+  res.status(status).type('html').set('Cache-Control', PAGE_CACHE_CONTROL).send(html);
 }
 
 const page =
-  (file: string, idPattern?: RegExp, param?: string): RequestHandler =>
+  (file: string, current: string | null, idPattern?: RegExp, param?: string): RequestHandler =>
   (req, res) => {
     // An id that cannot exist gets the not-found page at once; a well-formed but unknown id is
     // found out by the page itself, which asks the API.
     const id = param ? req.params[param] : undefined;
-    if (idPattern && !idPattern.test(String(id))) return sendPage(res, 'not-found.html', 404);
-    sendPage(res, file);
+    if (idPattern && !idPattern.test(String(id))) return sendPage(res, 'not-found.html', null, 404);
+    sendPage(res, file, current);
   };
 
 /**
@@ -66,16 +71,19 @@ const page =
  */
 export function webRouter(): Router {
   const router = Router();
-  router.get('/', page('index.html'));
-  router.get('/live', page('live.html'));
-  router.get('/register', page('register.html'));
-  router.get('/protocol', page('protocol.html'));
-  router.get('/play', page('play.html'));
-  router.get('/bots/:botId', page('bot.html', ID_PATTERN.bot, 'botId'));
-  router.get('/matches/:matchId', page('match.html', ID_PATTERN.match, 'matchId'));
-  router.get('/tournaments', page('tournaments.html'));
-  router.get('/tournaments/:tournamentId', page('tournament.html', ID_PATTERN.tournament, 'tournamentId'));
-  router.get('/my-bots', page('my-bots.html'));
+  router.get('/', page('index.html', '/'));
+  router.get('/live', page('live.html', '/live'));
+  router.get('/register', page('register.html', '/register'));
+  router.get('/protocol', page('protocol.html', '/protocol'));
+  router.get('/play', page('play.html', '/play'));
+  router.get('/bots/:botId', page('bot.html', null, ID_PATTERN.bot, 'botId'));
+  router.get('/matches/:matchId', page('match.html', null, ID_PATTERN.match, 'matchId'));
+  router.get('/tournaments', page('tournaments.html', '/tournaments'));
+  router.get(
+    '/tournaments/:tournamentId',
+    page('tournament.html', null, ID_PATTERN.tournament, 'tournamentId'),
+  );
+  router.get('/my-bots', page('my-bots.html', '/my-bots'));
   router.use(
     '/assets/vendor/simplewebauthn',
     express.static(WEBAUTHN_BROWSER_DIR, {
