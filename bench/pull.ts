@@ -1,0 +1,215 @@
+/**
+ * npm run bench:pull [-- --games N] [--time-limit MS] [--breakdown]
+ *
+ * What a pull ply costs the arena, measured from outside: a private redis-server, the API in a
+ * child process of its own (`npm start`'s wiring, no workers) and a worker process (`npm run
+ * worker`, one pool on its own thread); here, N pull bots (the example pull bot: its event stream,
+ * one POST a turn) each play a match against one push bot (greedy, on loopback). MONITOR counts
+ * every command Redis runs from the first match's creation to the last one's end (the bench's own
+ * reads come after), and the API reports its CPU time and the 5xx answers it gave.
+ *
+ * Prints, as one JSON line last: plies played (all, and the pull bots' moves), Redis commands per
+ * ply, the API's CPU per pull move, and the 5xx count; `--breakdown` first lists the commands by
+ * name, a ply's share of each (`lua:` for those a script ran).
+ */
+
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { chooseGreedy, runPullBot, startBot } from '../examples/bots/index.ts';
+import { privateRedis } from './private-redis.ts';
+
+const { values } = parseArgs({
+  options: {
+    games: { type: 'string', default: '8' },
+    'time-limit': { type: 'string', default: '2000' },
+    serve: { type: 'boolean', default: false },
+    breakdown: { type: 'boolean', default: false },
+  },
+});
+
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function arenaEnv(redisUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: 'bench',
+    REDIS_AUTOSTART: 'false',
+    ADMIN_TOKEN,
+    ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
+    ALLOW_SAME_OPERATOR_GAMES: 'true',
+    MATCHMAKING_ENABLED: 'false',
+    HOUSE_BOTS: 'false',
+    RATE_LIMIT_PER_IP: '1000000',
+    RATE_LIMIT_PER_TOKEN: '1000000',
+    RATE_LIMIT_REGISTRATIONS_PER_HOUR: '100000',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** The API alone, as a child of the bench: it answers `cpu` with its CPU time and 5xx count. */
+async function serveApi(): Promise<void> {
+  const { loadConfig } = await import('../src/config.ts');
+  const { createLogger } = await import('../src/support/logger.ts');
+  const { startApi } = await import('../src/wiring/processes.ts');
+  const config = loadConfig(process.env);
+  const api = await startApi(config, createLogger(config), () => false);
+  let errors = 0;
+  const server = api.app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  server.on('request', (_req, res) => {
+    res.on('finish', () => {
+      if (res.statusCode >= 500) errors++;
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.on('message', (message) => {
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuMs: (user + system) / 1000, errors });
+    }
+  });
+  process.send?.({ port });
+}
+
+function ask(child: ChildProcess): Promise<{ cpuMs: number; errors: number }> {
+  const answer = once(child, 'message').then(([message]) => message as { cpuMs: number; errors: number });
+  child.send('cpu');
+  return answer;
+}
+
+async function post(base: string, path: string, body: unknown, token = ADMIN_TOKEN) {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function main(): Promise<void> {
+  const games = Number(values.games);
+  const timeLimitMs = Number(values['time-limit']);
+  const redis = await privateRedis();
+  const env = arenaEnv(redis.url);
+  const api = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    env,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [{ port }] = (await once(api, 'message')) as [{ port: number }];
+  const base = `http://127.0.0.1:${port}`;
+  const worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    cwd: ROOT,
+    env: { ...env, WORKER_THREADS: '0', WORKER_CONCURRENCY: String(games * 2) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const push = await startBot('greedy', { port: 0 });
+  const pushBot = await post(base, '/v1/bots', { name: 'push-greedy', url: push.url });
+  const stop = new AbortController();
+  const finished: Promise<void>[] = [];
+  const pullBots: { id: string; token: string }[] = [];
+  for (let i = 0; i < games; i++) {
+    const bot = await post(base, '/v1/bots', { name: `pull-${i}` });
+    pullBots.push({ id: String(bot.id), token: String(bot.token) });
+  }
+  for (const bot of pullBots) {
+    finished.push(
+      new Promise<void>((resolve, reject) => {
+        runPullBot({
+          arena: base,
+          token: bot.token,
+          choose: chooseGreedy,
+          signal: stop.signal,
+          onEvent: (event) => {
+            if (event === 'matchFinished') resolve();
+          },
+        }).catch(reject);
+      }),
+    );
+  }
+  // The streams are open before the matches: a bot's first turn is told on its stream.
+  await new Promise((resume) => setTimeout(resume, 500));
+
+  const monitor = new Redis(redis.url);
+  const watching = await monitor.monitor();
+  let commands = 0;
+  const byName = new Map<string, number>();
+  watching.on('monitor', (_time: string, args: string[], source: string) => {
+    const name = args[0]?.toLowerCase() ?? '';
+    if (name === 'echo') return;
+    commands++;
+    const key = source === 'lua' ? `lua:${name}` : name;
+    byName.set(key, (byName.get(key) ?? 0) + 1);
+  });
+  const cpuBefore = await ask(api);
+  const started = performance.now();
+  const ids: string[] = [];
+  for (const [i, bot] of pullBots.entries()) {
+    const colours = i % 2 === 0 ? { black: bot.id, white: pushBot.id } : { black: pushBot.id, white: bot.id };
+    const match = await post(base, '/v1/matches', { ...colours, rules: { timeLimitMs } });
+    ids.push(String(match.id));
+  }
+  await Promise.all(finished);
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = await ask(api);
+  // Every command of the games has been told once this one is.
+  await monitor.echo('done');
+  await new Promise((resume) => setTimeout(resume, 200));
+  const counted = commands;
+  watching.disconnect();
+
+  let plies = 0;
+  let pullMoves = 0;
+  const reasons: Record<string, number> = {};
+  for (const [i, id] of ids.entries()) {
+    const res = await fetch(`${base}/v1/matches/${id}`);
+    const match = (await res.json()) as {
+      moves: { player: string; square: string; opening?: boolean }[];
+      result: { reason: string };
+    };
+    const pullColour = i % 2 === 0 ? 'black' : 'white';
+    plies += match.moves.length;
+    pullMoves += match.moves.filter((m) => m.player === pullColour && m.square !== 'pass' && !m.opening).length;
+    reasons[match.result.reason] = (reasons[match.result.reason] ?? 0) + 1;
+  }
+  stop.abort();
+  const apiCpuMs = cpuAfter.cpuMs - cpuBefore.cpuMs;
+  const summary = {
+    games,
+    seconds: Number(seconds.toFixed(2)),
+    results: reasons,
+    plies,
+    pullMoves,
+    redisCommands: counted,
+    commandsPerPly: Number((counted / plies).toFixed(1)),
+    apiCpuMsPerPullMove: Number((apiCpuMs / pullMoves).toFixed(3)),
+    apiErrors5xx: cpuAfter.errors,
+  };
+  console.log(
+    `${games} pull games, ${plies} plies (${pullMoves} pull moves) in ${summary.seconds} s: ` +
+      `${summary.commandsPerPly} Redis commands a ply, API CPU ${summary.apiCpuMsPerPullMove} ms a pull move, ` +
+      `${summary.apiErrors5xx} 5xx`,
+  );
+  if (values.breakdown) {
+    const rows = [...byName].sort((a, b) => b[1] - a[1]);
+    for (const [name, count] of rows) console.log(`${name.padEnd(28)} ${(count / plies).toFixed(2)} a ply`);
+  }
+  console.log(JSON.stringify(summary));
+  worker.kill('SIGTERM');
+  api.kill('SIGTERM');
+  await push.close();
+  await Promise.all([once(worker, 'exit'), once(api, 'exit')]);
+  monitor.disconnect();
+  redis.stop();
+}
+
+if (values.serve) await serveApi();
+else await main();
