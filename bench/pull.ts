@@ -6,10 +6,11 @@
  * worker`, one pool on its own thread); here, N pull bots (the example pull bot: its event stream,
  * one POST a turn) each play a match against one push bot (greedy, on loopback). MONITOR counts
  * every command Redis runs from the first match's creation to the last one's end (the bench's own
- * reads come after), and the API reports its CPU time and the 5xx answers it gave.
+ * reads come after): the commands the arena's processes sent (a script is one), and with them the
+ * commands their scripts ran. The API reports its CPU time and the 5xx answers it gave.
  *
- * Prints, as one JSON line last: plies played (all, and the pull bots' moves), Redis commands per
- * ply, the API's CPU per pull move, and the 5xx count; `--breakdown` first lists the commands by
+ * Prints, as one JSON line last: plies played (all, and the pull bots' moves), Redis commands sent
+ * per ply (and with the scripts' own), the API's CPU per pull move, and the 5xx count; `--breakdown` first lists the commands by
  * name, a ply's share of each (`lua:` for those a script ran).
  */
 
@@ -141,12 +142,21 @@ async function main(): Promise<void> {
   const monitor = new Redis(redis.url);
   const watching = await monitor.monitor();
   let commands = 0;
+  let scripted = 0;
   const byName = new Map<string, number>();
+  // Who sent each command: the connections' names (`reversi-arena-api`, `…-worker`, BullMQ's).
+  const names = new Map<string, string>();
+  for (const line of String(await monitor.client('LIST')).trim().split('\n')) {
+    const addr = /addr=(\S+)/.exec(line)?.[1];
+    const name = /name=(\S*)/.exec(line)?.[1];
+    if (addr) names.set(addr, name || '?');
+  }
   watching.on('monitor', (_time: string, args: string[], source: string) => {
     const name = args[0]?.toLowerCase() ?? '';
     if (name === 'echo') return;
-    commands++;
-    const key = source === 'lua' ? `lua:${name}` : name;
+    if (source === 'lua') scripted++;
+    else commands++;
+    const key = source === 'lua' ? `lua:${name}` : `${names.get(source) ?? source} ${name}`;
     byName.set(key, (byName.get(key) ?? 0) + 1);
   });
   const cpuBefore = await ask(api);
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
   await monitor.echo('done');
   await new Promise((resume) => setTimeout(resume, 200));
   const counted = commands;
+  const ranInScripts = scripted;
   watching.disconnect();
 
   let plies = 0;
@@ -177,7 +188,9 @@ async function main(): Promise<void> {
     };
     const pullColour = i % 2 === 0 ? 'black' : 'white';
     plies += match.moves.length;
-    pullMoves += match.moves.filter((m) => m.player === pullColour && m.square !== 'pass' && !m.opening).length;
+    pullMoves += match.moves.filter(
+      (m) => m.player === pullColour && m.square !== 'pass' && !m.opening,
+    ).length;
     reasons[match.result.reason] = (reasons[match.result.reason] ?? 0) + 1;
   }
   stop.abort();
@@ -190,12 +203,13 @@ async function main(): Promise<void> {
     pullMoves,
     redisCommands: counted,
     commandsPerPly: Number((counted / plies).toFixed(1)),
+    withScriptsCommandsPerPly: Number(((counted + ranInScripts) / plies).toFixed(1)),
     apiCpuMsPerPullMove: Number((apiCpuMs / pullMoves).toFixed(3)),
     apiErrors5xx: cpuAfter.errors,
   };
   console.log(
     `${games} pull games, ${plies} plies (${pullMoves} pull moves) in ${summary.seconds} s: ` +
-      `${summary.commandsPerPly} Redis commands a ply, API CPU ${summary.apiCpuMsPerPullMove} ms a pull move, ` +
+      `${summary.commandsPerPly} Redis commands sent a ply (${summary.withScriptsCommandsPerPly} with those scripts ran), API CPU ${summary.apiCpuMsPerPullMove} ms a pull move, ` +
       `${summary.apiErrors5xx} 5xx`,
   );
   if (values.breakdown) {

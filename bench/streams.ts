@@ -294,8 +294,10 @@ async function runOpener(): Promise<void> {
             ply: 1,
             player: 'white',
             botId: bot.id,
-            startedAt: Date.now(),
             deadline: Date.now() + 60_000,
+            timeoutMs: 60_000,
+            run: 'bench',
+            ratings: { black: 1500, white: 1500 },
           },
           JSON.stringify({ matchId: bot.matchId, ply: 1 }),
         );

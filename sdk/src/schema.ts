@@ -759,14 +759,13 @@ export interface paths {
          * Play a pull bot's move
          * @description The bot to move plays its action with its token. The arena's clock runs from the moment its turn
          *     began (see `deadline`); an illegal action is refused with `422` and the legal moves, and the bot may
-         *     correct it before its deadline. The answer is the match's state once the arena has recorded the move,
-         *     as `GET /v1/matches/{matchId}/state` would serve it then: the move as played (with its `direction`
-         *     under single-direction capture) and the clocks it was charged (`lastLatencyMs`, `remainingOverageMs`).
-         *     By then the opponent may have moved too, or the match may have ended (an action posted after the
-         *     deadline loses on time). Posting the same action again for the same ply (a retry; send `ply` or an
-         *     `Idempotency-Key` header) plays nothing more and answers the same way, with the current state. If the
-         *     arena has not recorded an accepted action within a few seconds, the answer is `503`
-         *     (`matches/move-not-recorded`); the action stays accepted, and a retry answers once it is recorded.
+         *     correct it before its deadline. The arena records the move as it answers: the answer is the match's
+         *     state with the move recorded, as `GET /v1/matches/{matchId}/state` serves it then: the move as played
+         *     (with its `direction` under single-direction capture) and the clocks it was charged (`lastLatencyMs`,
+         *     `remainingOverageMs`). An action posted after the deadline is refused with `409`
+         *     (`matches/not-your-turn`) and the bot loses on time; one posted a moment before the arena opened the
+         *     turn waits for it (up to 2 s). Posting the same action again for the same ply (a retry; send `ply` or
+         *     an `Idempotency-Key` header) plays nothing more and answers with the current state.
          */
         post: operations["postMatchAction"];
         delete?: never;
@@ -3483,7 +3482,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["Problem"];
-            /** @description Not this bot's turn (`matches/not-your-turn`), the match is over (`matches/over`), or that ply was played with another action (`matches/ply-taken`). */
+            /** @description Not this bot's turn (`matches/not-your-turn`, also once its time ran out), the match is over (`matches/over`), or that ply was played with another action (`matches/ply-taken`). */
             409: {
                 headers: {
                     [name: string]: unknown;

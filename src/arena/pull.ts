@@ -1,28 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Direction, MatchState } from '../contract/index.ts';
-import { gameFor } from '../game/index.ts';
-import {
-  ConflictError,
-  InvalidRequestError,
-  NotFoundError,
-  PermissionError,
-  RateLimitedError,
-  RuleViolationError,
-  UnavailableError,
-} from '../model/errors.ts';
-import { type MatchEvent, turnOf } from '../model/live-events.ts';
-import { type Color, type MatchRecord, matchEnded } from '../model/records.ts';
-import { replay } from '../model/replay.ts';
+import type { MatchState } from '../contract/index.ts';
+import { NotFoundError, PermissionError, RateLimitedError } from '../model/errors.ts';
+import { turnOf } from '../model/live-events.ts';
+import type { Color, MatchRecord } from '../model/records.ts';
 import { matchState } from '../protocol/match-state.ts';
-import type { BotEventStore, PulledAction, PullStore } from '../store/pull-store.ts';
+import type { BotEventStore, PullStore } from '../store/pull-store.ts';
 import type { Stores } from '../store/store.ts';
 import { type Principal, requirePrincipal } from './principal.ts';
+import { type ActionInput, playPulledAction } from './pulled-move.ts';
 
-export interface ActionInput {
-  readonly action: string;
-  readonly direction?: Direction;
-  readonly ply?: number;
-}
+export type { ActionInput };
 
 /** A bot's hold on one of the few event streams and long polls it may have open at once. */
 export interface StreamLease {
@@ -60,9 +47,6 @@ function readyFor(state: MatchState, viewer: Color): boolean {
 /** What a bot at its cap of streams is told to wait before trying again. */
 const STREAM_RETRY_AFTER_SECONDS = 5;
 
-/** How long an action's answer waits for the worker to record the move (it takes milliseconds). */
-const RECORD_WAIT_MS = 3000;
-
 /** The caller's colour in a match, or null for spectators. */
 function colorOf(match: MatchRecord, principal: Principal | null): Color | null {
   if (principal?.kind !== 'bot') return null;
@@ -73,7 +57,7 @@ function colorOf(match: MatchRecord, principal: Principal | null): Color | null 
 
 /**
  * Pull mode: bots that read the state and post actions through the API instead of being called.
- * The worker waits for the action (see PullPlayer); this side checks and hands it over.
+ * The API records each pulled move itself (see pulled-move.ts); the worker hears of it (PullPlayer).
  */
 export class PullService {
   constructor(
@@ -213,15 +197,12 @@ export class PullService {
   }
 
   /**
-   * Plays a pull bot's move and answers with the match's state once the arena has recorded it: the
-   * move as recorded (its direction included) and the clocks the worker charged for it. By then the
-   * opponent may have moved too, or the match ended (an action that came after the deadline loses on
-   * time). A retry of an accepted action (same ply, or same Idempotency-Key) plays nothing and
-   * answers the same way: with the current state. `played` is true only for the post that put the
-   * move on the board: that is the move the arena asked for, which the rate limit does not count.
-   *
-   * `gone` aborts when the caller went away: the wait for the record then ends (with a 503 no one
-   * reads) rather than holding its place on the shared read.
+   * Plays a pull bot's move: checked and recorded here, in one step guarded by the bot's open
+   * turn (see pulled-move.ts), and answered with the state that step wrote: the move as recorded
+   * (its direction included) and the clocks it was charged. A retry of an accepted action (same
+   * ply, or same Idempotency-Key) plays nothing and answers with the current state. `played` is
+   * true only for the post that put the move on the board: that is the move the arena asked for,
+   * which the rate limit does not count. `gone` (the caller went away) ends a wait for the turn.
    *
    * @example
    * const { state } = await service.act(bot, matchId, { action: 'c3', direction: 'e', ply: 9 }, key, gone);
@@ -234,155 +215,13 @@ export class PullService {
     gone: AbortSignal,
   ): Promise<{ readonly state: MatchState; readonly played: boolean }> {
     const who = requirePrincipal(principal);
-    const { match, moves } = await this.load(matchId);
-    const color = colorOf(match, who);
-    if (color === null)
+    if (who.kind !== 'bot') {
+      // Only a player may act; the admin and accounts are no player (a 404 still comes first).
+      await this.load(matchId);
       throw new PermissionError('matches/not-a-player', 'This token is not a player of this match.');
-    // Where the game records no direction (Reversi's all-lines capture) it is no part of the
-    // action, so a retry naming one is still the same.
-    const game = gameFor(match.game);
-    const options = game.options(match.rules);
-    const direction = game.recordsDirection(options) ? input.direction : undefined;
-    const submitted: PulledAction = {
-      ply: input.ply ?? moves.length + 1,
-      action: input.action,
-      ...(direction ? { direction } : {}),
-    };
-    const same = (a: PulledAction, b: PulledAction) =>
-      a.ply === b.ply && a.action === b.action && (a.direction ?? null) === (b.direction ?? null);
-    // Each side's keys are its own: shared, an opponent that posted with the key this bot would use
-    // next (`<match>:<ply>`, say) made this bot's move a conflict, and its clock ran out.
-    const key = idempotencyKey === undefined ? undefined : `${color}:${idempotencyKey}`;
-
-    const earlier =
-      (key ? await this.deps.pull.actionForIdempotencyKey(matchId, key) : null) ??
-      (input.ply !== undefined && input.ply <= moves.length
-        ? this.recordedAt(moves, input.ply, color)
-        : null);
-    if (earlier !== null) {
-      if (!same(earlier, { ...submitted, ply: earlier.ply })) {
-        throw new ConflictError(
-          'matches/ply-taken',
-          `Ply ${earlier.ply} was already played with ${earlier.action}.`,
-        );
-      }
-      return { state: await this.recordedState(who, matchId, earlier.ply, gone), played: false };
     }
-
-    if (matchEnded(match.status)) {
-      throw new ConflictError('matches/over', 'The match is over.');
-    }
-    // No worker plays a queued match yet: no turn is open, no clock runs.
-    if (match.status === 'queued') {
-      throw new ConflictError('matches/not-your-turn', 'The match has not started yet.');
-    }
-    // The arena plays the opening's plies itself; no bot is asked before they are recorded.
-    if (moves.length < game.openingActions(options).length) {
-      throw new ConflictError('matches/not-your-turn', 'The arena is still playing the opening.');
-    }
-    const { position } = replay(match.rules, moves, game);
-    if (game.toMove(position) !== color || game.legalActions(position).length === 0) {
-      throw new ConflictError('matches/not-your-turn', `It is not ${color}'s turn.`);
-    }
-    if (submitted.ply !== moves.length + 1) {
-      throw new ConflictError(
-        'matches/not-your-turn',
-        `The match is at ply ${moves.length + 1}, not ${submitted.ply}.`,
-      );
-    }
-    const legal = game.apply(
-      position,
-      { action: input.action, ...(direction ? { direction } : {}) },
-      options,
-    );
-    if (!legal.ok) {
-      throw new RuleViolationError(
-        'matches/illegal-action',
-        `${input.action} is not legal: ${legal.message}`,
-        game.legalActions(position),
-      );
-    }
-    const outcome = await this.deps.pull.submitAction(matchId, submitted, key);
-    if (!outcome.accepted && !same(outcome.recorded, submitted)) {
-      throw new ConflictError(
-        'matches/ply-taken',
-        `Ply ${submitted.ply} was already played with ${outcome.recorded.action}.`,
-      );
-    }
-    return {
-      state: await this.recordedState(who, matchId, submitted.ply, gone),
-      played: outcome.accepted,
-    };
-  }
-
-  /**
-   * The state once the worker has recorded ply `ply`, or the match ended without it. Only the
-   * worker knows what the move cost: it times the turn itself, from the moment it opened it to the
-   * moment it took the action, and charges the overage bank by that. So the answer is read back
-   * from the record rather than built here, where it could only be guessed.
-   *
-   * The worker records a move within milliseconds of taking it, and the same script tells it on
-   * the match's live event stream (a `move`; the finish script's `finished` when the match ends):
-   * this waits for that event through the process' one subscriber, as a spectator does, with no
-   * connection and no polling of its own. A worker that does not record it (it died, or Redis
-   * lags) gets `UnavailableError` after `RECORD_WAIT_MS`: the action stays accepted, and a retry
-   * answers once the move is recorded. So does a caller that went away (`gone`).
-   */
-  private async recordedState(
-    who: Principal,
-    matchId: string,
-    ply: number,
-    gone: AbortSignal,
-  ): Promise<MatchState> {
-    const events = this.deps.pull.matchEvents;
-    const until = performance.now() + RECORD_WAIT_MS;
-    // The stream's newest id is read before the match. The scripts that record a move or a result
-    // write the match and its event in one step, so a record the match read does not show came
-    // after that id, and the wait from it gets its event. (Read the other way round, a move
-    // recorded between the two reads would be in neither, and the wait would sleep through it.)
-    const [newest] = await events.latest([matchId]);
-    let after = newest?.id ?? '0-0';
-    if (await this.isRecorded(matchId, ply)) return this.state(who, matchId);
-    const reader = events.openReader(gone);
-    try {
-      for (let left = until - performance.now(); left > 0; left = until - performance.now()) {
-        const told = await reader.read(matchId, after, left);
-        if (told.some((event) => records(event, ply))) return this.state(who, matchId);
-        // None: the wait timed out, the caller went away, or the process is closing its waits. (Or
-        // every entry was of a type this code does not know, a newer arena's: a retry answers.)
-        if (told.length === 0) break;
-        after = told.at(-1)?.id ?? after;
-      }
-    } finally {
-      reader.close();
-    }
-    throw new UnavailableError(
-      'matches/move-not-recorded',
-      `The action for ply ${ply} is accepted, but the arena has not recorded it yet; post it again shortly to see the state.`,
-    );
-  }
-
-  /**
-   * Whether ply `ply` is recorded, or the match ended (or is gone) without it. Its own frame: the
-   * match it reads is not held through the wait that may follow.
-   */
-  private async isRecorded(matchId: string, ply: number): Promise<boolean> {
-    const match = await this.deps.stores.matches.getMatch(matchId);
-    return match === null || match.moveCount >= ply || matchEnded(match.status);
-  }
-
-  private recordedAt(
-    moves: readonly { ply: number; square: string; player: Color; direction?: string }[],
-    ply: number,
-    color: Color,
-  ) {
-    const move = moves[ply - 1];
-    if (!move || move.player !== color) {
-      throw new InvalidRequestError('request/invalid', `Ply ${ply} was not yours to play.`, [
-        { path: 'body.ply', message: 'not your ply' },
-      ]);
-    }
-    return { ply, action: move.square, ...(move.direction ? { direction: move.direction } : {}) };
+    const answer = await playPulledAction(this.deps.pull, who.botId, matchId, input, idempotencyKey, gone);
+    return { state: answer.state ?? (await this.state(who, matchId)), played: answer.played };
   }
 }
 
@@ -462,10 +301,6 @@ async function* snapshotOfTurns(
     }
   }
 }
-
-/** Whether a match's live event tells that ply `ply` is recorded, or that the match ended without it. */
-const records = (event: MatchEvent, ply: number) =>
-  event.type === 'finished' || (event.type === 'move' && event.move.ply >= ply);
 
 const turnKey = (turn: { readonly matchId: string; readonly ply: number }) => `${turn.matchId}:${turn.ply}`;
 

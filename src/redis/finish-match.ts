@@ -155,6 +155,8 @@ function writePlan(
   );
   // Where a challenge came from is kept only while it counts against the cap (see activeSetsOf).
   if (match.origin !== undefined) tx.write('HDEL', keys.match(match.id), 'origin');
+  // A pull turn left open by a worker that died with it (an open turn has no expiry of its own).
+  tx.write('DEL', keys.turn(match.id));
   const status: MatchStatus = plan.status;
   for (const [from, to] of [
     [keys.matches(match.status), keys.matches(status)],

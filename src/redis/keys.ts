@@ -72,11 +72,9 @@ export function storeKeys(prefix: string) {
     lock: (name: string) => `${p}lock:${name}`,
     match: (id: string) => `${p}match:${id}`,
     /** Hash of the open turn of a pull bot: ply, player, botId, startedAt, deadline. */
+    /** Hash: a pull bot's open turn (see OPEN_TURN); the move recorded through it closes it. */
     turn: (matchId: string) => `${p}match:${matchId}:turn`,
-    /** The channel a pull bot's posted actions are announced on (the waiting worker listens). */
-    actions: (matchId: string) => `${p}match:${matchId}:actions`,
-    /** The action accepted for a ply (makes a retried post idempotent). */
-    answer: (matchId: string, ply: number) => `${p}match:${matchId}:answer:${ply}`,
+    /** A pull action recorded under its bot's Idempotency-Key (a retry is told from a conflict). */
     idempotency: (matchId: string, key: string) => `${p}match:${matchId}:idem:${key}`,
     /**
      * Stream of a match's live events for spectators (turn, move, finished; see match-events.ts);

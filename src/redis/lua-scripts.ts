@@ -9,6 +9,7 @@
  * again. Like GUARDED_WRITES, such a call is safe to send twice (see redis-store.ts).
  */
 
+import { BOT_EVENTS_KEPT } from './keys.ts';
 import { MATCH_EVENTS_KEPT } from './match-event-codec.ts';
 
 /**
@@ -229,14 +230,18 @@ for i = 1, #KEYS, 3 do
   if fields[1] ~= 'running' then result = -1
   elseif tonumber(fields[2] or '0') ~= tonumber(ARGV[a]) - 1 then result = 0
   elseif ARGV[a + 3] == '1' and fields[3] ~= ARGV[a + 2] .. ':' .. (tonumber(ARGV[a]) - 1) then result = 0
-  elseif redis.call('TYPE', KEYS[i]).ok == 'list' then result = 0
   else
-    -- Not APPEND: it leaves room to grow (up to as much again); a new value is allocated exactly.
-    redis.call('SET', KEYS[i], (redis.call('GET', KEYS[i]) or '') .. ARGV[a + 1])
-    redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2] .. ':' .. ARGV[a])
-    if ARGV[a + 4] ~= '' then
-      redis.call('XADD', KEYS[i + 2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'move', 'data', ARGV[a + 4])
-      redis.call('PUBLISH', ARGV[#ARGV], KEYS[i + 2])
+    -- Moves still kept as a list (the old form) answer GET with an error: refused, and the
+    -- runner's read packs them. Not APPEND: it leaves room to grow (up to as much again); a new
+    -- value is allocated exactly.
+    local stored = redis.pcall('GET', KEYS[i])
+    if type(stored) == 'table' then result = 0 else
+      redis.call('SET', KEYS[i], (stored or '') .. ARGV[a + 1])
+      redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2] .. ':' .. ARGV[a])
+      if ARGV[a + 4] ~= '' then
+        redis.call('XADD', KEYS[i + 2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'move', 'data', ARGV[a + 4])
+        redis.call('PUBLISH', ARGV[#ARGV], KEYS[i + 2])
+      end
     end
   end
   results[#results + 1] = result
@@ -273,23 +278,67 @@ if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2]) end
 return 1
 `;
 
+/** Lua: the store's clock in epoch ms, as `now`. */
+const NOW = `local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
+
 /**
- * KEYS: answer, actions channel, idempotency (left out for none: an ACL checks every key, even '').
- * ARGV: action JSON, ttl seconds.
- * Records the action for its ply once and announces it on the match's channel, where the worker
- * waiting for it listens (one subscription per worker process, not a connection per turn).
- * Returns 'accepted' for the first post, else the JSON of the action already recorded for that ply
- * (the caller compares, to tell a retry from a conflict).
+ * KEYS: turn, the bot's events. ARGV: match id, ply, player, bot id, deadline, timeout ms, run,
+ * black's rating, white's rating, the `yourTurn` event's data, the stream-appends channel. Opens a pull bot's turn, its start stamped by the store's clock, and tells the bot.
+ * No expiry: a move or the worker closes the turn, and the match's finish deletes one a dead
+ * worker left. Returns the start (epoch ms).
  */
-export const SUBMIT_ACTION = `
-local existing = redis.call('GET', KEYS[1])
-if existing then return existing end
-${refuseUnlessAllowed("'PUBLISH'", 'KEYS[2]', "''")}
-${refuseUnlessAllowed("'SET'", 'KEYS[1]', "''")}
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-if KEYS[3] then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
-redis.call('PUBLISH', KEYS[2], ARGV[1])
-return 'accepted'
+export const OPEN_TURN = `
+${refuseUnlessAllowed("'PUBLISH'", 'ARGV[11]', "''")}
+${refuseUnlessAllowed("'XADD'", 'KEYS[2]', "'*'", "'type'", "'yourTurn'")}
+${refuseUnlessAllowed("'HSET'", 'KEYS[1]', "'ply'", "''")}
+${NOW}
+redis.call('HSET', KEYS[1], 'matchId', ARGV[1], 'ply', ARGV[2], 'player', ARGV[3], 'botId', ARGV[4],
+  'deadline', ARGV[5], 'timeoutMs', ARGV[6], 'run', ARGV[7], 'ratingBlack', ARGV[8], 'ratingWhite', ARGV[9],
+  'startedAt', now)
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${BOT_EVENTS_KEPT}, '*', 'type', 'yourTurn', 'data', ARGV[10])
+redis.call('PUBLISH', ARGV[11], KEYS[2])
+return now
+`;
+
+/**
+ * KEYS: turn. ARGV: ply. Closes the turn at that ply if it is still open (its time is up): 1 when
+ * this closed it, 0 when a move closed it first.
+ */
+export const CLOSE_TURN = `
+if redis.call('HGET', KEYS[1], 'ply') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
+/**
+ * KEYS: turn, match, moves, match events, and the idempotency key (left out for none: an ACL
+ * checks every key, even ''). ARGV: ply, bot id, the move's packed bytes, its `move` event's data,
+ * the action's JSON, ttl seconds, the stream-appends channel.
+ * Records a pull bot's move through its open turn, the one writer of that ply: only while the
+ * turn at that ply is the bot's, its time on the store's clock is not up, and the match is running
+ * at the ply before. Appends the move as the run that opened the turn, closes the turn, tells the
+ * match's event stream (where the worker hears of it) and keeps the action under its key.
+ * Returns 'recorded', 'late' or 'not-open'.
+ */
+export const RECORD_PULLED_MOVE = `
+${refuseUnlessAllowed("'PUBLISH'", 'ARGV[7]', "''")}
+${refuseUnlessAllowed("'SET'", 'KEYS[3]', "''")}
+${refuseUnlessAllowed("'HSET'", 'KEYS[2]', "'moveCount'", "''")}
+${refuseUnlessAllowed("'XADD'", 'KEYS[4]', "'*'", "'type'", "'move'")}
+local turn = redis.call('HMGET', KEYS[1], 'ply', 'botId', 'startedAt', 'timeoutMs', 'run')
+if turn[1] ~= ARGV[1] or turn[2] ~= ARGV[2] then return 'not-open' end
+${NOW}
+if now > tonumber(turn[3]) + tonumber(turn[4]) then return 'late' end
+local match = redis.call('HMGET', KEYS[2], 'status', 'moveCount')
+if match[1] ~= 'running' or tonumber(match[2] or '0') ~= tonumber(ARGV[1]) - 1 then return 'not-open' end
+redis.call('SET', KEYS[3], (redis.call('GET', KEYS[3]) or '') .. ARGV[3])
+redis.call('HSET', KEYS[2], 'moveCount', ARGV[1], 'moveWriter', turn[5] .. ':' .. ARGV[1])
+redis.call('DEL', KEYS[1])
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'move', 'data', ARGV[4])
+redis.call('PUBLISH', ARGV[7], KEYS[4])
+if KEYS[5] then redis.call('SET', KEYS[5], ARGV[5], 'EX', ARGV[6]) end
+return 'recorded'
 `;
 
 /**

@@ -72,6 +72,19 @@ export class MoveRecorder {
     return true;
   }
 
+  /** The run's id: a pull turn names it, so a move recorded through the turn is this run's (see `adopt`). */
+  get runId(): string {
+    return this.#fresh.id;
+  }
+
+  /**
+   * Takes a ply recorded elsewhere in this run's name (a pull bot's, recorded by the API through
+   * the turn this run opened) as this run's own: the next ply follows it.
+   */
+  adopt(): void {
+    this.#run = this.#following;
+  }
+
   /** Waits for every write: true when all were stored; rejects, once all have settled, when one failed. */
   flush(): Promise<boolean> {
     if (this.#pending > 0) {

@@ -1,5 +1,7 @@
-import type { BotState } from '../contract/index.ts';
+import type { BotAction, BotState } from '../contract/index.ts';
 import type { MoveOutcome } from '../model/judge.ts';
+import type { LiveTurn } from '../model/live-events.ts';
+import type { Color, MatchRecord, MoveRecord } from '../model/records.ts';
 
 export interface MoveRequest {
   readonly state: BotState;
@@ -14,14 +16,39 @@ export interface MoveRequest {
    * spectators; a pull bot's turn names this same instant.
    */
   readonly deadline?: number;
+  /**
+   * The match as the runner holds it (every ply before this one stored), for a player that tells
+   * its bot the whole match state, and the run that asks: a pull bot's move is recorded as its.
+   */
+  readonly match?: {
+    readonly record: MatchRecord;
+    readonly moves: readonly MoveRecord[];
+    readonly ratings: Readonly<Record<Color, number>>;
+    readonly run: string;
+  };
 }
+
+/**
+ * An answer the store already holds: a pull bot's move, recorded by the API through the bot's turn
+ * (one writer per ply), with the turn after it as the API fixed it. The runner plays it on without
+ * writing it again.
+ */
+export interface RecordedAnswer {
+  readonly ok: true;
+  readonly action: BotAction;
+  readonly latencyMs: number;
+  readonly recorded: { readonly next: LiveTurn };
+}
+
+/** What a player answers: an action or a fault, or a move already recorded. */
+export type PlayerAnswer = MoveOutcome | RecordedAnswer;
 
 /**
  * A side of a match as the runner sees it: asked for a move, it answers an action or a fault. A bot
  * that misbehaves is an outcome, never an exception; exceptions are the arena's own failures.
  */
 export interface Player {
-  move(request: MoveRequest): Promise<MoveOutcome>;
+  move(request: MoveRequest): Promise<PlayerAnswer>;
   /**
    * True when the player reads the match's moves from the store (a pull bot's state is served
    * from there), so every earlier ply must be stored before it is asked.

@@ -1,16 +1,16 @@
 import type { components, Direction } from '../contract/index.ts';
-import type { MoveOutcome } from '../model/judge.ts';
 import type { MatchRecord } from '../model/records.ts';
 import { matchState } from '../protocol/match-state.ts';
-import type { BotEventStore, TurnStore } from '../store/pull-store.ts';
+import type { BotEventStore, RecordedPly, TurnStore } from '../store/pull-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
-import type { MoveRequest, Player } from './player.ts';
+import type { MoveRequest, Player, PlayerAnswer, RecordedAnswer } from './player.ts';
 
 /**
  * A pull bot's side of a match: the worker opens the turn (the bot hears `yourTurn` on its event
- * stream and sees the deadline in the state), then waits on the turn store until the API hands it the
- * action the bot posted, or the time is up. The API has already checked the action is legal.
+ * stream and sees the deadline in the state), then waits on the match's event stream until the
+ * API has recorded the bot's move through that turn, or the time is up. The API is the one writer
+ * of the ply: it checked the move and stored it; the worker only plays on from it.
  */
 export class PullPlayer implements Player {
   readonly readsStoredMoves = true;
@@ -24,56 +24,68 @@ export class PullPlayer implements Player {
     },
   ) {}
 
-  async move({ state, timeoutMs, signal, deadline: fixed }: MoveRequest): Promise<MoveOutcome> {
-    const { pull, stores, clock } = this.deps;
-    const startedAt = clock.now();
+  async move({ state, timeoutMs, signal, deadline: fixed, match: held }: MoveRequest): Promise<PlayerAnswer> {
+    const { pull, clock } = this.deps;
     const started = performance.now();
     // The runner's deadline when it set one (what spectators see); the time is still counted from
-    // here, so the bot never has less than its deadline says.
-    const deadline = fixed ?? startedAt + timeoutMs;
-    const [match, moves] = await Promise.all([
-      stores.matches.getMatch(state.matchId),
-      stores.matches.getMoves(state.matchId),
-    ]);
-    if (match === null) throw new Error(`match ${state.matchId} vanished`);
+    // the turn's start on the store's clock, so the bot never has less than its deadline says.
+    const deadline = fixed ?? clock.now() + timeoutMs;
+    const { record, moves, ratings, run } = held ?? (await this.storedMatch(state.matchId));
     const event = matchState({
-      match,
+      match: { ...record, moveCount: moves.length },
       moves,
       viewer: state.you,
       // The state shows only the opponent's rating; the bot's own is not part of it.
       ratings: { black: state.opponent.rating, white: state.opponent.rating },
       deadline,
     });
-    await pull.openTurn(
-      { matchId: state.matchId, ply: state.ply, player: state.you, botId: this.botId, startedAt, deadline },
+    const turn = await pull.openTurn(
+      {
+        matchId: state.matchId,
+        ply: state.ply,
+        player: state.you,
+        botId: this.botId,
+        deadline,
+        timeoutMs,
+        run,
+        ratings,
+      },
       JSON.stringify(event),
     );
-    try {
-      const action = await pull.awaitAction(state.matchId, state.ply, timeoutMs, signal);
-      const latencyMs = Math.round(performance.now() - started);
-      if (action === null) {
-        return {
-          ok: false,
-          fault: {
-            reason: 'timeout',
-            cause: 'timeout',
-            message: `no action within ${timeoutMs} ms`,
-            latencyMs,
-          },
-        };
-      }
-      return {
-        ok: true,
-        action: {
-          action: action.action,
-          ...(action.direction ? { direction: action.direction as Direction } : {}),
-        },
-        latencyMs,
-      };
-    } finally {
-      await pull.closeTurn(state.matchId);
+    // The move's event comes after the turn opened: its stream id is past the turn's start.
+    const after = `${turn.startedAt - 1}-0`;
+    const heard = await pull.awaitPulledMove(state.matchId, state.ply, after, timeoutMs, signal);
+    if (heard !== null && heard !== 'ended') return recordedAnswer(heard);
+    // Time is up (or the match ended, or the worker stops): close the turn unless a move closed it first.
+    if (!(await pull.closeTurn(state.matchId, state.ply))) {
+      const late = await pull.awaitPulledMove(state.matchId, state.ply, after, 0, signal);
+      if (late !== null && late !== 'ended') return recordedAnswer(late);
     }
+    const latencyMs = Math.round(performance.now() - started);
+    return {
+      ok: false,
+      fault: { reason: 'timeout', cause: 'timeout', message: `no action within ${timeoutMs} ms`, latencyMs },
+    };
   }
+
+  /** The match as stored, for a caller that did not hand it over (every earlier ply is stored). */
+  private async storedMatch(matchId: string) {
+    const { stores } = this.deps;
+    const read = await stores.matches.getMatchWithRatings(matchId);
+    if (read === null) throw new Error(`match ${matchId} vanished`);
+    const ratings = { black: read.ratings.black ?? 0, white: read.ratings.white ?? 0 };
+    return { record: read.match, moves: read.moves, ratings, run: '' };
+  }
+}
+
+/** A ply the API recorded, as the runner plays on from it. */
+function recordedAnswer({ move, turn }: RecordedPly): RecordedAnswer {
+  return {
+    ok: true,
+    action: { action: move.square, ...(move.direction ? { direction: move.direction as Direction } : {}) },
+    latencyMs: move.latencyMs,
+    recorded: { next: turn },
+  };
 }
 
 /** The `matchStarted` event both players find on their event streams. */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
 import { type EndingFault, faultResult } from '../model/fault-result.ts';
-import { judgeAnswer, type MoveOutcome } from '../model/judge.ts';
+import { judgeAnswer } from '../model/judge.ts';
 import type { LiveTurn } from '../model/live-events.ts';
 import { liveTurn } from '../model/live-turn.ts';
 import type { PausePolicy } from '../model/pause.ts';
@@ -21,7 +21,7 @@ import { CorruptRecordError } from '../store/match-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
 import { MoveRecorder } from './move-recorder.ts';
-import type { Player, PlayerFor } from './player.ts';
+import type { Player, PlayerAnswer, PlayerFor } from './player.ts';
 
 export interface MatchRunnerDeps {
   readonly stores: Pick<Stores, 'bots' | 'matches'>;
@@ -58,9 +58,13 @@ type Turn =
       /** The game's position after the move. */
       readonly position: unknown;
       readonly botTimeMs: number;
+      /** For a ply the store already holds (see RecordedAnswer): the turn after it, as recorded. */
+      readonly recordedNext?: LiveTurn;
     }
   | { readonly kind: 'fault'; readonly fault: EndingFault }
-  | { readonly kind: 'interrupted' };
+  | { readonly kind: 'interrupted' }
+  /** The store holds a ply this run cannot play on from: read the record again. */
+  | { readonly kind: 'resync' };
 
 /** An opening the game refuses, found while playing it: the record is corrupt. */
 class UnplayableOpening extends Error {}
@@ -207,8 +211,10 @@ export class MatchRunner {
           clocks,
           signal,
           next,
+          recorder.runId,
         );
       }
+      if (turn.kind === 'resync') return 'resync';
       if (turn.kind === 'interrupted') {
         await recorder.flush();
         return 'interrupted';
@@ -217,8 +223,14 @@ export class MatchRunner {
         if (!(await recorder.flush())) return 'resync';
         return this.finish(match, this.faultResult(match, ruleset.game, moves, position, turn.fault));
       }
-      next = this.liveTurn(match, ruleset, turn.move.ply + 1, turn.position, clocks);
-      if (!(await recorder.record(turn.move, next))) return 'resync';
+      if (turn.recordedNext) {
+        // Recorded by the API through the turn this run opened, with the turn after it.
+        recorder.adopt();
+        next = turn.recordedNext;
+      } else {
+        next = this.liveTurn(match, ruleset, turn.move.ply + 1, turn.position, clocks);
+        if (!(await recorder.record(turn.move, next))) return 'resync';
+      }
       moves.push(turn.move);
       history.push(turn.move);
       position = turn.position;
@@ -244,6 +256,7 @@ export class MatchRunner {
     clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
     signal: AbortSignal,
     { deadline }: LiveTurn,
+    run: string,
   ): Promise<Turn> {
     const color = game.toMove(position);
     const ply = moves.length + 1;
@@ -255,7 +268,7 @@ export class MatchRunner {
     const { timeLimitMs } = match.rules;
     const timeoutMs = timeLimitMs + clocks.banks[color];
     const asked = performance.now();
-    let answer: MoveOutcome;
+    let answer: PlayerAnswer;
     try {
       const turn: TurnContext = {
         match,
@@ -267,7 +280,7 @@ export class MatchRunner {
         opponentRating: bots[otherSide(color)].rating,
         history,
       };
-      answer = await this.ask(player, turn, history, { timeoutMs, signal, deadline });
+      answer = await this.ask(player, turn, history, { timeoutMs, signal, deadline, run, bots });
     } catch (error) {
       // A player told to stop may answer by throwing (the bot client rethrows the abort).
       if (signal.aborted) return { kind: 'interrupted' };
@@ -277,7 +290,10 @@ export class MatchRunner {
     if (this.deps.pace) await this.deps.pace();
     if (signal.aborted) return { kind: 'interrupted' };
     const judged = judgeAnswer(game, options, position, answer, timeoutMs);
-    if (!judged.ok) return { kind: 'fault', fault: judged.fault };
+    const recorded = 'recorded' in answer ? answer.recorded : undefined;
+    // A recorded ply was judged by the API against this same record: one that does not play here
+    // means the record moved on without this run.
+    if (!judged.ok) return recorded ? { kind: 'resync' } : { kind: 'fault', fault: judged.fault };
     const { latencyMs } = judged;
     const { action, direction } = judged.action;
     clocks.banks[color] -= overageSpent(latencyMs, timeLimitMs);
@@ -290,7 +306,13 @@ export class MatchRunner {
       flips: judged.flips,
       latencyMs,
     };
-    return { kind: 'move', move, position: judged.position, botTimeMs };
+    return {
+      kind: 'move',
+      move,
+      position: judged.position,
+      botTimeMs,
+      ...(recorded ? { recordedNext: recorded.next } : {}),
+    };
   }
 
   /**
@@ -302,11 +324,26 @@ export class MatchRunner {
     player: Player,
     turn: TurnContext,
     history: WireHistory,
-    { timeoutMs, signal, deadline }: { timeoutMs: number; signal: AbortSignal; deadline: number | null },
-  ): Promise<MoveOutcome> {
+    asked: {
+      timeoutMs: number;
+      signal: AbortSignal;
+      deadline: number | null;
+      run: string;
+      bots: Record<Color, BotRecord>;
+    },
+  ): Promise<PlayerAnswer> {
+    const { timeoutMs, signal, deadline, run, bots } = asked;
     const state = botState(turn);
     const stateBody = botStateBody(state, history);
-    return player.move({ state, stateBody, timeoutMs, signal, ...(deadline === null ? {} : { deadline }) });
+    const ratings = { black: bots.black.rating, white: bots.white.rating };
+    return player.move({
+      state,
+      stateBody,
+      timeoutMs,
+      signal,
+      ...(deadline === null ? {} : { deadline }),
+      ...(player.readsStoredMoves ? { match: { record: turn.match, moves: turn.moves, ratings, run } } : {}),
+    });
   }
 
   /** The turn starting now at `ply` from `position`, as spectators see it (see live-turn.ts). */

@@ -1,19 +1,33 @@
 /**
- * Pull mode's storage, as its callers see it: turns (the worker opens one and waits for the action
- * the API hands over) and each bot's events (its stream, its leases on streams, its presence). How
+ * Pull mode's storage, as its callers see it: turns (the worker opens one, the API records the
+ * move through it, the worker hears of the move) and each bot's events (its stream, its leases on streams, its presence). How
  * they are kept, and on which connections they wait, is the implementation's business (see
  * redis-pull-store.ts): above src/store/ no one holds a connection.
  */
 
+import type { LiveTurn } from '../model/live-events.ts';
+import type { MatchRecord, MoveRecord } from '../model/records.ts';
 import type { MatchEventStore } from './match-event-store.ts';
 
+/** A pull bot's turn as the worker opens it; the store stamps its start by its own clock. */
 export interface OpenTurn {
   readonly matchId: string;
   readonly ply: number;
   readonly player: 'black' | 'white';
   readonly botId: string;
-  readonly startedAt: number;
+  /** When the bot runs out of time (epoch ms), as the runner fixed it and told spectators. */
   readonly deadline: number;
+  /** The time the bot has, counted on the store's clock from the turn's start: it judges a late action. */
+  readonly timeoutMs: number;
+  /** The match's run that opened it: a move recorded through the turn is written as that run's. */
+  readonly run: string;
+  /** Both players' ratings when the turn opened, for the state an action is answered with. */
+  readonly ratings: { readonly black: number; readonly white: number };
+}
+
+/** An open turn as stored: with its start on the store's clock (epoch ms). */
+export interface OpenedTurn extends OpenTurn {
+  readonly startedAt: number;
 }
 
 export interface PulledAction {
@@ -22,10 +36,42 @@ export interface PulledAction {
   readonly direction?: string;
 }
 
-/** What recording an action did: `accepted` for the first post of a ply, else the one recorded first. */
-export type SubmitOutcome =
-  | { readonly accepted: true }
-  | { readonly accepted: false; readonly recorded: PulledAction };
+/** What a posted action is judged against, read in one round trip. */
+export interface ActionContext {
+  readonly match: MatchRecord;
+  readonly moves: MoveRecord[];
+  readonly turn: OpenedTurn | null;
+  /** The store's clock when it read them (epoch ms): a move's latency is counted to this instant. */
+  readonly now: number;
+  /** The action recorded under the caller's idempotency key, when one was asked for and found. */
+  readonly earlier: PulledAction | null;
+}
+
+/** A pull bot's move, to record through its open turn (see `TurnStore.recordPulledMove`). */
+export interface PulledMove {
+  readonly matchId: string;
+  readonly botId: string;
+  readonly move: MoveRecord;
+  /** The turn after the move: with it, the match's `move` event that spectators and the worker hear. */
+  readonly next: LiveTurn;
+  /** Kept under `idempotencyKey` (when given), so a retry is told from a conflict. */
+  readonly action: PulledAction;
+  readonly idempotencyKey?: string;
+}
+
+/**
+ * What recording a pulled move did: `recorded`; `late` when the store's clock had passed the
+ * turn's time (the worker judges the timeout); `not-open` when no turn of this bot is open at
+ * that ply (not opened yet, or already closed by a move or a timeout).
+ */
+export type PulledMoveOutcome = 'recorded' | 'late' | 'not-open';
+
+/** A ply recorded through a pull turn, as its match's `move` event tells it. */
+export interface RecordedPly {
+  readonly move: MoveRecord;
+  /** The turn after it, as the API fixed it. */
+  readonly turn: LiveTurn;
+}
 
 export type BotEventType =
   | 'matchStarted'
@@ -42,28 +88,40 @@ export interface BotEvent {
   readonly data: string;
 }
 
-/** The open turns of pull bots and the actions they post. */
+/**
+ * The open turns of pull bots. One writer per ply: the API records a pulled move itself, in one
+ * step guarded by the open turn (`recordPulledMove`), and the worker hears of it on the match's
+ * event stream (`awaitPulledMove`); a turn whose time is up is closed by the worker, once
+ * (`closeTurn`), so a move and a timeout never both count.
+ */
 export interface TurnStore {
   /** Opens the turn and tells its bot (`event`, a `yourTurn` on its stream) in one write. */
-  openTurn(turn: OpenTurn, event: string): Promise<void>;
-  closeTurn(matchId: string): Promise<void>;
-  getTurn(matchId: string): Promise<OpenTurn | null>;
+  openTurn(turn: OpenTurn, event: string): Promise<OpenedTurn>;
   /**
-   * Records a bot's action for a ply once, and wakes the worker waiting for it. For a later post
-   * of the same ply, the action recorded first (the caller tells a retry from a conflict).
+   * Closes the turn at `ply` if it is still open: true when this closed it (no move came), false
+   * when a move was recorded through it first.
    */
-  submitAction(matchId: string, action: PulledAction, idempotencyKey?: string): Promise<SubmitOutcome>;
-  actionForIdempotencyKey(matchId: string, key: string): Promise<PulledAction | null>;
+  closeTurn(matchId: string, ply: number): Promise<boolean>;
+  getTurn(matchId: string): Promise<OpenedTurn | null>;
+  /** The match, its moves, its open turn and the store's clock, for an action; null for no match. */
+  readForAction(matchId: string, idempotencyKey?: string): Promise<ActionContext | null>;
   /**
-   * Waits until the action for `ply` is recorded; `null` when `timeoutMs` passes or `signal`
-   * aborts first. Waits are woken, never polled, and cost no connection each.
+   * Records a pulled move, its event and its idempotency key at once, only while the bot's turn at
+   * that ply is open and its time (on the store's clock) is not up; closes the turn.
    */
-  awaitAction(
+  recordPulledMove(move: PulledMove): Promise<PulledMoveOutcome>;
+  /**
+   * Waits for ply `ply` to be recorded through a pull turn, hearing the match's events after
+   * `afterId`: the ply, `ended` when the match ended first, or null when `timeoutMs` passed or
+   * `signal` aborted. Waits are woken, never polled, and cost no connection each.
+   */
+  awaitPulledMove(
     matchId: string,
     ply: number,
+    afterId: string,
     timeoutMs: number,
     signal: AbortSignal,
-  ): Promise<PulledAction | null>;
+  ): Promise<RecordedPly | 'ended' | null>;
 }
 
 /**

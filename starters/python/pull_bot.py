@@ -256,7 +256,6 @@ class PullBot:
             if status == 429 or status >= 500:
                 if attempt == POST_ATTEMPTS:
                     raise StreamDropped(f"posting to {match_id} answered {problem_text(status, body)}")
-                # 503 matches/move-not-recorded: the action is taken; posting again shows the state.
                 time.sleep(retry_after(headers, 0.2 * attempt) if status == 429 else 0.2 * attempt)
                 continue
             return status, body

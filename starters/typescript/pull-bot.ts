@@ -140,7 +140,6 @@ class PullBot {
       if (attempt === POST_ATTEMPTS) {
         throw new PostFailed(`posting to ${matchId} answered ${describeProblem(problem, status)}`);
       }
-      // 503 matches/move-not-recorded: the action is taken; posting again shows the state.
       const wait = status === 429 && retryAfter !== null ? Number(retryAfter) * 1000 : 200 * attempt;
       await sleep(Number.isFinite(wait) ? wait : 200 * attempt, this.signal);
     }

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, type RegisteredBot, registerBot, storedKeys } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
@@ -154,23 +155,37 @@ describe('POST /v1/matches/{matchId}/actions', () => {
     });
   });
 
-  describe('when no worker records the move', () => {
-    it('answers 503 once it stops waiting, and a retry answers the state once the move is recorded', async () => {
-      const { puller, id, start, stop } = await pullVersusPush('unrecorded', { timeLimitMs: 10_000 });
-      // Running, but no worker plays it yet (as when the worker died after the bot's turn opened).
+  describe("when the worker died after the bot's turn opened", () => {
+    it('records the move at once all the same, and the worker that resumes plays on from it', async () => {
+      const { puller, id, start, stop } = await pullVersusPush('orphaned', { timeLimitMs: 10_000 });
+      // Running, its turn open, but no worker plays it any more.
       await world.h.stores.matches.startMatch(id, Date.now());
       const turn = await api.state(id, puller.token);
+      const pull = new RedisPullStore(world.h.redis, world.h.prefix);
+      await pull.openTurn(
+        {
+          matchId: id,
+          ply: 1,
+          player: 'white',
+          botId: puller.id,
+          deadline: Date.now() + 10_000,
+          timeoutMs: 10_000,
+          run: 'dead-run',
+          ratings: { black: 1500, white: 1500 },
+        },
+        '{}',
+      );
+      await pull.close();
       const move = { action: turn.body.legalMoves[0], ply: 1 };
       const res = await api.act(id, puller, move);
-      expect(res.status).toBe(503);
-      expect(res.body.code).toBe('matches/move-not-recorded');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.history[0]).toMatchObject({ ply: 1, player: 'white', square: move.action });
       const played = start();
       try {
-        // A loaded machine may take longer than one wait to start the runner: retry as a bot would.
-        let again = await api.act(id, puller, move);
-        for (let i = 0; i < 5 && again.status === 503; i++) again = await api.act(id, puller, move);
-        expect(again.status).toBe(200);
-        expect(again.body.history[0]).toMatchObject({ ply: 1, player: 'white', square: move.action });
+        // The resumed run plays the push bot's reply and opens the pull bot's next turn.
+        const next = await api.awaitTurn(id, puller);
+        expect(next.ply).toBeGreaterThanOrEqual(3);
+        expect(next.history[0]).toMatchObject({ ply: 1, square: move.action });
       } finally {
         stop();
       }

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeKeys } from '../../src/redis/keys.ts';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 
@@ -20,6 +21,22 @@ afterAll(async () => {
   await server.stop();
 });
 
+const keys = storeKeys('many-waits');
+
+/** A move's event on its match's stream, told as the API's script tells it. */
+async function recordMove(admin: Redis, matchId: string): Promise<void> {
+  const move = { ply: 1, player: 'white', square: 'd3', flips: ['d4'], latencyMs: 5 };
+  const turn = {
+    ply: 2,
+    toMove: 'black',
+    deadline: null,
+    banks: { black: 0, white: 0 },
+    lastLatency: { black: null, white: 5 },
+  };
+  await admin.xadd(keys.matchEvents(matchId), '*', 'type', 'move', 'data', JSON.stringify({ move, turn }));
+  await admin.publish(keys.streamAppends, keys.matchEvents(matchId));
+}
+
 /** Connections the redis-server of this test has open, this test's admin connection included. */
 async function clients(admin: Redis): Promise<number> {
   const list = (await admin.client('LIST')) as string;
@@ -35,23 +52,25 @@ describe('a process with many waits at once', () => {
     // Each bot has a stream and a long poll open, each waiting from the stream's head.
     const readers = bots.flatMap(() => [pull.openReader(stop.signal), pull.openReader(stop.signal)]);
     const reads = readers.map((reader, i) => reader.read(bots[i >> 1] ?? '', '0-0', 30_000));
-    // And a worker waits for each bot's action.
-    const actions = bots.map((_, i) => pull.awaitAction(`match-${i}`, 1, 30_000, stop.signal));
+    // And a worker waits for each bot's move, on its match's event stream.
+    const moves = bots.map((_, i) => pull.awaitPulledMove(`match-${i}`, 1, '0-0', 30_000, stop.signal));
     try {
-      // The main connection, the subscriber (actions and stream appends alike), and `admin`.
+      // The main connection, the subscriber (every stream's appends), and `admin`.
       const most = 3;
       await expect.poll(() => clients(admin), { timeout: 10_000 }).toBe(most);
       expect(await clients(admin)).toBeLessThanOrEqual(most);
 
       await Promise.all(bots.map((bot) => pull.appendEvent(bot, 'yourTurn', JSON.stringify({ bot }))));
-      await Promise.all(bots.map((_, i) => pull.submitAction(`match-${i}`, { ply: 1, action: 'd3' })));
+      await Promise.all(bots.map((_, i) => recordMove(admin, `match-${i}`)));
       const events = await Promise.all(reads);
-      const answers = await Promise.all(actions);
+      const answers = await Promise.all(moves);
 
       events.forEach((got, i) => {
         expect(got.map((event) => JSON.parse(event.data).bot)).toEqual([bots[i >> 1]]);
       });
-      expect(answers.every((answer) => answer?.action === 'd3')).toBe(true);
+      expect(
+        answers.every((answer) => answer !== null && answer !== 'ended' && answer.move.square === 'd3'),
+      ).toBe(true);
       expect(await clients(admin)).toBeLessThanOrEqual(most);
     } finally {
       stop.abort();

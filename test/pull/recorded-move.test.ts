@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PullService } from '../../src/arena/pull.ts';
 import type { MatchState } from '../../src/contract/index.ts';
 import type { LiveTurn } from '../../src/model/live-events.ts';
-import { eloRule } from '../../src/model/rating-rule.ts';
 import type { Color } from '../../src/model/records.ts';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { type RegisteredBot, registerBot } from '../support/api.ts';
@@ -71,13 +70,20 @@ async function openNextTurn(
 ) {
   await recordMove(id, color, move);
   const player: Color = color === 'black' ? 'white' : 'black';
+  return openTurn(id, move.ply + 1, player, opponent);
+}
+
+/** Opens a pull bot's turn as PullPlayer does (its `yourTurn` told on the bot's stream). */
+async function openTurn(id: string, ply: number, player: Color, bot: RegisteredBot, timeoutMs = 10_000) {
   const turn = {
     matchId: id,
-    ply: move.ply + 1,
+    ply,
     player,
-    botId: opponent.id,
-    startedAt: Date.now(),
-    deadline: Date.now() + 10_000,
+    botId: bot.id,
+    deadline: Date.now() + timeoutMs,
+    timeoutMs,
+    run: 'test-run',
+    ratings: { black: 1500, white: 1500 },
   };
   const pull = new RedisPullStore(h.redis, h.prefix);
   try {
@@ -119,36 +125,101 @@ function watch(id: string) {
   };
 }
 
-describe('POST /v1/matches/{matchId}/actions', () => {
-  describe('while the worker has not recorded the move yet', () => {
-    it('waits on the event stream of the match, not by reading the match again, and answers with the move as recorded', async () => {
-      const { id, bot, color, move } = await unplayedMatch('late');
-      const watching = watch(id);
-      const answer = api.act(id, bot, move).then((res) => res);
-      // Once the API reads the match's stream to wait on it.
-      await Promise.race([watching.waits, answer]);
-      await delay(300); // the worker takes its time
-      await recordMove(id, color, move);
-      const res = await answer;
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.history[move.ply - 1]).toMatchObject({ ply: move.ply, square: move.action });
-      expect(res.body).toEqual((await api.state(id, bot.token)).body);
-      // Reading the match before answering and to answer, and no more; polling read it every few ms.
-      expect(await watching.hashReads()).toBeLessThanOrEqual(6);
-    });
+/**
+ * The commands run on match `id`'s keys from now on, by name (scripts' own commands apart, as
+ * `lua:<name>`): other requests' (the rate limits' batches, say) are not this action's.
+ */
+async function countCommands(id: string) {
+  const matchKeys = h.stores.keys.match(id);
+  // MONITOR tells commands after they ran: those run before now must be told before counting starts.
+  await commands.caughtUp();
+  const counted = new Map<string, number>();
+  const stop = commands.listen((args, source) => {
+    if (!args.some((arg) => arg.startsWith(matchKeys))) return;
+    const name = `${source === 'lua' ? 'lua:' : ''}${args[0]?.toLowerCase() ?? ''}`;
+    counted.set(name, (counted.get(name) ?? 0) + 1);
+  });
+  return async () => {
+    await commands.caughtUp();
+    stop();
+    return counted;
+  };
+}
 
-    it('answers with the final state when the match ends first', async () => {
-      const { id, bot, move } = await unplayedMatch('ended');
-      const watching = watch(id);
-      const answer = api.act(id, bot, move).then((res) => res);
-      await Promise.race([watching.waits, answer]);
-      const result = { winner: null, discs: { black: 2, white: 2 }, reason: 'aborted' } as const;
-      expect(await h.stores.matches.finishMatch(id, result, Date.now(), eloRule(h.config.rating))).toBe(true);
-      const res = await answer;
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.status).toBe('aborted');
-      expect(res.body.history).toEqual([]);
-      expect(await watching.hashReads()).toBeLessThanOrEqual(6);
+describe('POST /v1/matches/{matchId}/actions (one writer per ply)', () => {
+  it('records the move through the open turn in one step and answers with it, waiting for no worker', async () => {
+    const { id, bot, color, move } = await unplayedMatch('one-writer');
+    await openTurn(id, move.ply, color, bot);
+    const counting = await countCommands(id);
+    const res = await api.act(id, bot, move);
+    const counted = await counting();
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.history[move.ply - 1]).toMatchObject({ ply: move.ply, square: move.action });
+    expect(res.body).toEqual((await api.state(id, bot.token)).body);
+    // The store holds the ply, written as the run that opened the turn, which is closed.
+    const stored = await h.stores.matches.getMatch(id);
+    expect(stored?.moveCount).toBe(move.ply);
+    expect(await h.redis.hget(h.stores.keys.match(id), 'moveWriter')).toBe(`test-run:${move.ply}`);
+    expect(await h.redis.exists(h.stores.keys.turn(id))).toBe(0);
+    // Spectators (and the worker) hear of it on the match's stream, with the turn after it.
+    const [event] = await h.redis.xrevrange(h.stores.keys.matchEvents(id), '+', '-', 'COUNT', 1);
+    const data = JSON.parse(event?.[1][3] ?? '{}');
+    expect(data.move).toMatchObject({ ply: move.ply, square: move.action });
+    expect(data.turn).toMatchObject({ ply: move.ply + 1 });
+    // One read and one script: no wait on the match's events, no second look at the match.
+    expect(counted.get('xread') ?? 0).toBe(0);
+    // (EVAL the first time on this server, EVALSHA after.)
+    expect((counted.get('evalsha') ?? 0) + (counted.get('eval') ?? 0)).toBe(1);
+    expect(counted.get('hgetall')).toBe(2); // the match and its turn, in one round trip
+  });
+
+  it("refuses a move after the turn's time, by the store's clock, and records nothing", async () => {
+    const { id, bot, color, move } = await unplayedMatch('too-late');
+    await openTurn(id, move.ply, color, bot, 1);
+    await delay(20);
+    const res = await api.act(id, bot, move);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.code).toBe('matches/not-your-turn');
+    expect(res.body.detail).toMatch(/ran out/);
+    expect((await h.stores.matches.getMatch(id))?.moveCount).toBe(0);
+  });
+
+  it('takes a move posted just before its turn opens, once it opens', async () => {
+    const { id, bot, color, move } = await unplayedMatch('early');
+    const answer = api.act(id, bot, move).then((res) => res);
+    await delay(200);
+    await openTurn(id, move.ply, color, bot);
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await h.stores.matches.getMatch(id))?.moveCount).toBe(move.ply);
+  });
+
+  it('refuses a move whose turn does not open, after a short wait', async () => {
+    const { id, bot, move } = await unplayedMatch('never-opened');
+    const res = await api.act(id, bot, move);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.code).toBe('matches/not-your-turn');
+    expect((await h.stores.matches.getMatch(id))?.moveCount).toBe(0);
+  });
+
+  it('records one of two posts of the same ply at once; the other is a retry or a conflict', async () => {
+    const { id, bot, color, move } = await unplayedMatch('racing');
+    const turn = (await api.state(id, bot.token)).body as MatchState;
+    const other = {
+      action: turn.legalMoves.find((square) => square !== move.action) ?? move.action,
+      ply: move.ply,
+    };
+    await openTurn(id, move.ply, color, bot);
+    const posts = [move, move, other];
+    const answers = await Promise.all(posts.map((body) => api.act(id, bot, body)));
+    const moves = await h.stores.matches.getMoves(id);
+    expect(moves).toHaveLength(move.ply);
+    const recorded = moves[move.ply - 1]?.square;
+    // The post that won and its retries answer 200; a different action for the ply is a conflict.
+    posts.forEach((body, i) => {
+      const res = answers[i];
+      if (body.action === recorded) expect(res?.status, JSON.stringify(res?.body)).toBe(200);
+      else expect(res?.body.code).toBe('matches/ply-taken');
     });
   });
 });
@@ -179,57 +250,6 @@ describe('GET /v1/matches/{matchId}/state?waitMs (a long poll)', () => {
     expect(res.body.deadline).toBe(new Date(turn.deadline).toISOString());
     // Once to decide to wait, once to answer: reading the state again before the wait doubled it.
     expect(await watching.hashReads()).toBe(2);
-  });
-});
-
-describe('PullService.act', () => {
-  describe('when the worker records the move between the look at the match and the wait', () => {
-    it('still answers with the move as recorded: the wait starts from before the look', async () => {
-      const { id, bot, color, move } = await unplayedMatch('between');
-      const pull = new RedisPullStore(h.redis, h.prefix);
-      // Once the action is handed over, the next read of the match (the look at whether the move is
-      // recorded) answers from before the worker records it.
-      let armed = false;
-      const matches = new Proxy(h.stores.matches, {
-        get(target, name) {
-          if (name === 'getMatch') {
-            return async (matchId: string) => {
-              const match = await target.getMatch(matchId);
-              if (armed) {
-                armed = false;
-                await recordMove(id, color, move);
-              }
-              return match;
-            };
-          }
-          const value = Reflect.get(target, name);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-      const stores = { ...h.stores, matches };
-      const handOver = pull.submitAction.bind(pull);
-      pull.submitAction = async (...args) => {
-        const outcome = await handOver(...args);
-        armed = true;
-        return outcome;
-      };
-      const service = new PullService({ stores, pull, maxStreamsPerBot: h.config.limits.maxStreamsPerBot });
-      try {
-        const principal = { kind: 'bot', botId: bot.id } as const;
-        const { state, played } = await service.act(
-          principal,
-          id,
-          move,
-          undefined,
-          new AbortController().signal,
-        );
-        expect(armed).toBe(false);
-        expect(played).toBe(true);
-        expect(state.history[move.ply - 1]).toMatchObject({ ply: move.ply, square: move.action });
-      } finally {
-        await pull.close();
-      }
-    });
   });
 });
 

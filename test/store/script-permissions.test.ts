@@ -2,7 +2,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { luaCommand } from '../../src/connections/lua-command.ts';
 import { GuardedWrites } from '../../src/redis/guarded-writes.ts';
-import { ANNOUNCE_TURN, APPEND_MOVES, GUARDED_WRITES, SUBMIT_ACTION } from '../../src/redis/lua-scripts.ts';
+import {
+  ANNOUNCE_TURN,
+  APPEND_MOVES,
+  GUARDED_WRITES,
+  OPEN_TURN,
+  RECORD_PULLED_MOVE,
+} from '../../src/redis/lua-scripts.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 
 // Redis keeps what a script wrote before one of its commands failed. A user that may not publish
@@ -17,11 +23,15 @@ const users = [
   {
     user: 'unheard',
     denied: ['resetchannels'],
-    refused: ['appendMoves', 'announceTurn', 'submitAction', 'finish'],
+    refused: ['appendMoves', 'announceTurn', 'recordPulledMove', 'openTurn', 'finish'],
   },
-  { user: 'no-xadd', denied: ['-xadd'], refused: ['appendMoves', 'announceTurn'] },
-  { user: 'no-hset', denied: ['-hset'], refused: ['appendMoves', 'finish'] },
-  { user: 'no-set', denied: ['-set'], refused: ['appendMoves', 'submitAction'] },
+  {
+    user: 'no-xadd',
+    denied: ['-xadd'],
+    refused: ['appendMoves', 'announceTurn', 'recordPulledMove', 'openTurn'],
+  },
+  { user: 'no-hset', denied: ['-hset'], refused: ['appendMoves', 'recordPulledMove', 'openTurn', 'finish'] },
+  { user: 'no-set', denied: ['-set'], refused: ['appendMoves', 'recordPulledMove'] },
 ] as const;
 beforeAll(async () => {
   server = await PrivateRedis.start();
@@ -45,13 +55,15 @@ function scriptsAs(user: string) {
       match: `${at}:match`,
       moves: `${at}:moves`,
       events: `${at}:events`,
-      answer: `${at}:answer`,
+      turn: `${at}:turn`,
+      botEvents: `${at}:bot-events`,
       idempotency: `${at}:idempotency`,
       channel: `${at}:appended`,
     },
     appendMoves: luaCommand<number[]>(redis, APPEND_MOVES, undefined),
     announceTurn: luaCommand(redis, ANNOUNCE_TURN, 2),
-    submitAction: luaCommand<string>(redis, SUBMIT_ACTION, undefined),
+    recordPulledMove: luaCommand<string>(redis, RECORD_PULLED_MOVE, undefined),
+    openTurn: luaCommand(redis, OPEN_TURN, 2),
     guardedWrites: luaCommand(redis, GUARDED_WRITES, undefined),
   };
 }
@@ -101,12 +113,43 @@ const scripts = {
     whole: [1],
     none: [0],
   },
-  submitAction: {
+  recordPulledMove: {
+    run: async (s: ReturnType<typeof scriptsAs>) => {
+      const turn = { ply: 1, botId: 'bot', startedAt: Date.now(), timeoutMs: 60_000, run: 'run' };
+      await admin.hset(s.keys.turn, turn);
+      const k = s.keys;
+      const keys = [k.turn, k.match, k.moves, k.events, k.idempotency];
+      return s.recordPulledMove(5, ...keys, 1, 'bot', 'packed', 'move', '{"action":"d3"}', 60, k.channel);
+    },
+    written: async (keys: Keys) => [
+      await admin.get(keys.moves),
+      await admin.hget(keys.match, 'moveCount'),
+      await admin.xlen(keys.events),
+      await admin.get(keys.idempotency),
+    ],
+    whole: ['packed', '1', 1, '{"action":"d3"}'],
+    none: [null, '0', 0, null],
+  },
+  openTurn: {
     run: (s: ReturnType<typeof scriptsAs>) =>
-      s.submitAction(3, s.keys.answer, s.keys.channel, s.keys.idempotency, '{"action":"d3"}', 60),
-    written: async (keys: Keys) => [await admin.get(keys.answer), await admin.get(keys.idempotency)],
-    whole: ['{"action":"d3"}', '{"action":"d3"}'],
-    none: [null, null],
+      s.openTurn(
+        s.keys.turn,
+        s.keys.botEvents,
+        'm',
+        1,
+        'black',
+        'bot',
+        0,
+        1000,
+        'run',
+        1500,
+        1500,
+        '{}',
+        s.keys.channel,
+      ),
+    written: async (keys: Keys) => [await admin.hget(keys.turn, 'ply'), await admin.xlen(keys.botEvents)],
+    whole: ['1', 1],
+    none: [null, 0],
   },
   finish: {
     run: (s: ReturnType<typeof scriptsAs>) =>
