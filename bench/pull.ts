@@ -146,7 +146,9 @@ async function main(): Promise<void> {
   const byName = new Map<string, number>();
   // Who sent each command: the connections' names (`reversi-arena-api`, `…-worker`, BullMQ's).
   const names = new Map<string, string>();
-  for (const line of String(await monitor.client('LIST')).trim().split('\n')) {
+  for (const line of String(await monitor.client('LIST'))
+    .trim()
+    .split('\n')) {
     const addr = /addr=(\S+)/.exec(line)?.[1];
     const name = /name=(\S*)/.exec(line)?.[1];
     if (addr) names.set(addr, name || '?');

@@ -5,6 +5,7 @@ import type { BotState } from '../../src/contract/index.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { steppingClock } from '../support/harness.ts';
 import { answer, type LoopbackBot, type SeenRequest, startLoopbackBot } from '../support/loopback-bot.ts';
+import { matchEnded } from '../support/match-events.ts';
 import { matchWorkerFor } from '../support/match-worker.ts';
 import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
@@ -204,11 +205,7 @@ describe('a push bot whose challenges is "ask"', () => {
     const worker = await matchWorkerFor(world.h);
     try {
       // The challenger is a pull bot that never moves here: the accepted match is played to its end.
-      await until(
-        async () => (await matchOf(second.id)).status === 'finished',
-        'the accepted match to end',
-        20_000,
-      );
+      await matchEnded(world.h, second.id, 20_000);
     } finally {
       await worker.close();
     }

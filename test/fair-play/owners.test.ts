@@ -4,6 +4,7 @@ import type { BotState } from '../../src/contract/index.ts';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { answer, type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { matchEnded } from '../support/match-events.ts';
 import { matchWorkerFor } from '../support/match-worker.ts';
 import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
@@ -125,11 +126,7 @@ describe('a bot that asks for its challenges', () => {
     await until(async () => (await status(second.id)) === 'queued', 'the second challenge to be accepted');
     const worker = await matchWorkerFor(quiet.h);
     try {
-      await until(
-        async () => (await status(second.id)) === 'finished',
-        'the accepted challenge to end',
-        20_000,
-      );
+      await matchEnded(quiet.h, second.id, 20_000);
     } finally {
       await worker.close();
     }

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type PoolThreads, startPoolThreads } from '../../src/pool/pool-threads.ts';
 import { createMatch } from '../support/arena.ts';
+import { pliesPlayed } from '../support/match-events.ts';
 import { until } from '../support/private-redis.ts';
 import { matchJobDone } from '../support/queue-events.ts';
 import { workerFixture } from '../support/worker-fixture.ts';
@@ -59,11 +60,7 @@ describe('match pool threads', { timeout: 60_000 }, () => {
     const id = await createMatch(fixture.h, a.id, b.id, { rated: true });
     const pool: PoolThreads = await startPoolThreads(threaded(1, 1, 2000), pino({ level: 'silent' }));
     try {
-      await until(
-        async () => ((await fixture.h.stores.matches.getMatch(id))?.moveCount ?? 0) >= 6,
-        'some moves',
-        30_000,
-      );
+      await pliesPlayed(fixture.h, id, 6);
       const first = pool.threads[0];
       await first?.terminate();
       // Asking an ended thread fails at once rather than waiting for an answer that cannot come.

@@ -1,9 +1,9 @@
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { pliesPlayed } from '../support/match-events.ts';
 import { PrivateRedis, until } from '../support/private-redis.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
@@ -27,11 +27,7 @@ describe('a worker told to stop while Redis is gone', { timeout: 60_000 }, () =>
     const b = await registerBot(h, { name: 'stuck-b', url: bots[1]!.url });
     const id = await createMatch(h, a.id, b.id);
     const worker = spawnWorker(h, { SHUTDOWN_GRACE_MS: '200', SHUTDOWN_STALL_MS: '1000' });
-    await until(
-      async () => (await request(h.app).get(`/v1/matches/${id}`)).body.moveCount >= 4,
-      'some moves',
-      30_000,
-    );
+    await pliesPlayed(h, id, 4);
 
     await redis.stop();
     worker.kill('SIGTERM');

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createMatch } from '../support/arena.ts';
-import { until } from '../support/private-redis.ts';
+import { pliesPlayed } from '../support/match-events.ts';
 import { matchJobDone } from '../support/queue-events.ts';
 import { workerFixture } from '../support/worker-fixture.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
@@ -18,11 +18,7 @@ async function getMatch(id: string) {
 
 /** Waits on the store, not on the API: polls there never meet a rate limit. */
 async function movesPlayed(id: string, atLeast: number): Promise<void> {
-  await until(
-    async () => ((await fixture.h.stores.matches.getMatch(id))?.moveCount ?? 0) >= atLeast,
-    'some moves',
-    30_000,
-  );
+  await pliesPlayed(fixture.h, id, atLeast);
 }
 
 /** Starts a fresh worker, waits for it to finish the match, then stops it. */

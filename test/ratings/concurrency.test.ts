@@ -4,7 +4,7 @@ import { type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
-import { until } from '../support/private-redis.ts';
+import { matchesEnded } from '../support/match-events.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
 const MATCHES = 36;
@@ -38,11 +38,8 @@ describe('rated matches finishing concurrently on several worker processes', { t
     const env = { ELO_K_PROVISIONAL: '20', ELO_K: '20', WORKER_CONCURRENCY: '4' };
     const workers = [spawnWorker(h, env), spawnWorker(h, env), spawnWorker(h, env)];
     try {
-      await until(
-        async () => (await h.stores.matches.matchIdsInStatus('finished', 1000)).length === MATCHES,
-        'every match to finish',
-        100_000,
-      );
+      await matchesEnded(h, ids, 100_000);
+      expect(await h.stores.matches.matchIdsInStatus('finished', 1000)).toHaveLength(MATCHES);
     } finally {
       for (const worker of workers) worker.kill('SIGTERM');
       await Promise.all(workers.map(exited));

@@ -3,7 +3,7 @@ import { createRedis } from '../../src/connections/redis-connection.ts';
 import { createWorkerPool } from '../../src/pool/worker-pool.ts';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import type { Harness } from './harness.ts';
-import { until } from './private-redis.ts';
+import { matchesEnded } from './match-events.ts';
 
 /**
  * A real pool of match workers (BullMQ, the runner, house bots in-process, pull bots through Redis)
@@ -39,13 +39,7 @@ export async function matchWorkerFor(h: Harness, concurrency = 4) {
 export async function playOut(h: Harness, ids: readonly string[], concurrency = 4): Promise<void> {
   const worker = await matchWorkerFor(h, concurrency);
   try {
-    await until(
-      async () =>
-        (await Promise.all(ids.map((id) => h.stores.matches.getMatch(id)))).every(
-          (match) => match?.status === 'finished',
-        ),
-      'the matches to end',
-    );
+    await matchesEnded(h, ids);
   } finally {
     await worker.close();
   }
