@@ -145,9 +145,17 @@ export class BotEventStream implements AsyncIterable<BotEvent> {
           retryAfterMs(response.headers.get('retry-after')),
         );
       }
-      // Every chunk, keep-alive comments included, is a sign of life.
+      // Every chunk, keep-alive comments included, is a sign of life. Dropping the connection
+      // (the caller's abort, or silence) errors the stream read here too: aborting the request
+      // alone did not always end a read already waiting on the body, which then waited for the
+      // server's next chunk or for the socket to close (seen: 27 s).
       const watched = data.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
+          start(controller) {
+            const drop = () => controller.error(connection.signal.reason);
+            if (connection.signal.aborted) drop();
+            else connection.signal.addEventListener('abort', drop, { once: true });
+          },
           transform(chunk, controller) {
             touch();
             controller.enqueue(chunk);

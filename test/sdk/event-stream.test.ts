@@ -187,5 +187,22 @@ describe('BotEventStream', () => {
       await expect(reading).resolves.toBeUndefined();
       expect(arena.seen).toHaveLength(1);
     });
+
+    it('ends the iteration while a read waits on an open, silent stream', async () => {
+      // The stream says one thing and then nothing (no keep-alive in this test's time).
+      arena = await scriptedArena([(res) => sseEvents(res, STARTED)]);
+      const signal = new AbortController();
+      const events = new BotEventStream({ baseUrl: arena.url, token: 'rvb_x', signal: signal.signal });
+      let heard: ((event: BotEvent) => void) | undefined;
+      const first = new Promise<BotEvent>((resolve) => (heard = resolve));
+      const reading = (async () => {
+        for await (const event of events) heard?.(event);
+      })();
+      expect((await first).event).toBe('matchStarted');
+      // The loop now waits for the next event, on the body's next read.
+      await new Promise((settle) => setImmediate(settle));
+      signal.abort();
+      await expect(reading).resolves.toBeUndefined();
+    }, 5000);
   });
 });
