@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import type { BotState } from '../../src/contract/index.ts';
 import { boardText, DEFAULT_RULES, initialPosition, legalMoves } from '../../src/reversi/index.ts';
 
@@ -72,14 +72,24 @@ export async function startLoopbackBot(handler: Handler, host = '127.0.0.1'): Pr
   };
 }
 
-/** A port nothing listens on (bound, then released). */
+/**
+ * A port where connections are refused. Not one bound and released: with files running side by side,
+ * another test's server may take it at once (an HTTP 404 where a refusal was expected). Ports below
+ * 1024 are never handed out for port 0, and these are none of the ports fetch refuses to call.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (const port of [1000, 1001, 1002, 1003, 1004]) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  throw new Error('no closed port below 1024 on 127.0.0.1');
 }
 
 /** Answers `status` with a JSON (or given) body. */

@@ -59,7 +59,8 @@ describe('the My bots page', () => {
     await page.locator('#signed-out').waitFor();
     await page.getByLabel('Account name').fill('page-owner');
     await page.getByRole('button', { name: 'Open an account' }).click();
-    await page.locator('#signed-in').waitFor();
+    // The token is shown once the signed-in half has loaded, a moment after it appears.
+    await page.locator('#secret').waitFor();
     accountToken = await page.locator('#secret-value').inputValue();
     expect(accountToken).toMatch(/^rva_/);
     await expect(page.locator('#account-name').textContent()).resolves.toBe('page-owner');
