@@ -14,104 +14,28 @@
  * name, a ply's share of each (`lua:` for those a script ran).
  */
 
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { chooseGreedy, runPullBot, startBot } from '../examples/bots/index.ts';
+import { arenaEnv, forkApi, post, spawnWorker, stopProcesses } from './arena-processes.ts';
 import { privateRedis } from './private-redis.ts';
 
 const { values } = parseArgs({
   options: {
     games: { type: 'string', default: '8' },
     'time-limit': { type: 'string', default: '2000' },
-    serve: { type: 'boolean', default: false },
     breakdown: { type: 'boolean', default: false },
   },
 });
-
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-function arenaEnv(redisUrl: string): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: 'bench',
-    REDIS_AUTOSTART: 'false',
-    ADMIN_TOKEN,
-    ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
-    ALLOW_SAME_OPERATOR_GAMES: 'true',
-    MATCHMAKING_ENABLED: 'false',
-    HOUSE_BOTS: 'false',
-    RATE_LIMIT_PER_IP: '1000000',
-    RATE_LIMIT_PER_TOKEN: '1000000',
-    RATE_LIMIT_REGISTRATIONS_PER_HOUR: '100000',
-    LOG_LEVEL: 'warn',
-  };
-}
-
-/** The API alone, as a child of the bench: it answers `cpu` with its CPU time and 5xx count. */
-async function serveApi(): Promise<void> {
-  const { loadConfig } = await import('../src/config.ts');
-  const { createLogger } = await import('../src/support/logger.ts');
-  const { startApi } = await import('../src/wiring/processes.ts');
-  const config = loadConfig(process.env);
-  const api = await startApi(config, createLogger(config), () => false);
-  let errors = 0;
-  const server = api.app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  server.on('request', (_req, res) => {
-    res.on('finish', () => {
-      if (res.statusCode >= 500) errors++;
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  process.on('message', (message) => {
-    if (message === 'cpu') {
-      const { user, system } = process.cpuUsage();
-      process.send?.({ cpuMs: (user + system) / 1000, errors });
-    }
-  });
-  process.send?.({ port });
-}
-
-function ask(child: ChildProcess): Promise<{ cpuMs: number; errors: number }> {
-  const answer = once(child, 'message').then(([message]) => message as { cpuMs: number; errors: number });
-  child.send('cpu');
-  return answer;
-}
-
-async function post(base: string, path: string, body: unknown, token = ADMIN_TOKEN) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function main(): Promise<void> {
   const games = Number(values.games);
   const timeLimitMs = Number(values['time-limit']);
   const redis = await privateRedis();
   const env = arenaEnv(redis.url);
-  const api = fork(fileURLToPath(import.meta.url), ['--serve'], {
-    env,
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [{ port }] = (await once(api, 'message')) as [{ port: number }];
-  const base = `http://127.0.0.1:${port}`;
-  const worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    cwd: ROOT,
-    env: { ...env, WORKER_THREADS: '0', WORKER_CONCURRENCY: String(games * 2) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const api = await forkApi(env);
+  const { base } = api;
+  const worker = spawnWorker({ ...env, WORKER_THREADS: '0', WORKER_CONCURRENCY: String(games * 2) });
   const push = await startBot('greedy', { port: 0 });
   const pushBot = await post(base, '/v1/bots', { name: 'push-greedy', url: push.url });
   const stop = new AbortController();
@@ -161,7 +85,7 @@ async function main(): Promise<void> {
     const key = source === 'lua' ? `lua:${name}` : `${names.get(source) ?? source} ${name}`;
     byName.set(key, (byName.get(key) ?? 0) + 1);
   });
-  const cpuBefore = await ask(api);
+  const cpuBefore = await api.usage();
   const started = performance.now();
   const ids: string[] = [];
   for (const [i, bot] of pullBots.entries()) {
@@ -171,7 +95,7 @@ async function main(): Promise<void> {
   }
   await Promise.all(finished);
   const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = await ask(api);
+  const cpuAfter = await api.usage();
   // Every command of the games has been told once this one is.
   await monitor.echo('done');
   await new Promise((resume) => setTimeout(resume, 200));
@@ -219,13 +143,10 @@ async function main(): Promise<void> {
     for (const [name, count] of rows) console.log(`${name.padEnd(28)} ${(count / plies).toFixed(2)} a ply`);
   }
   console.log(JSON.stringify(summary));
-  worker.kill('SIGTERM');
-  api.kill('SIGTERM');
   await push.close();
-  await Promise.all([once(worker, 'exit'), once(api, 'exit')]);
+  await stopProcesses(worker, api.child);
   monitor.disconnect();
   redis.stop();
 }
 
-if (values.serve) await serveApi();
-else await main();
+await main();

@@ -1,5 +1,6 @@
 /**
  * npm run bench:storage [-- --matches N --concurrency C --openings balanced|standard]
+ * npm run bench:storage -- --bots N [--matches M]: a busy arena instead (see storage-busy.ts).
  *
  * Plays N rated matches between two house bots (greedy and random, played in-process: no HTTP),
  * from balanced openings as the matchmaker plays them (by default; `standard`: from the start),
@@ -30,6 +31,8 @@ import { playersFor } from '../src/runner/players.ts';
 import { MatchRunner } from '../src/runner/runner.ts';
 import { systemClock } from '../src/support/clock.ts';
 import { benchWorker } from './bench-worker.ts';
+import { type KindMemory, keyMemory } from './key-memory.ts';
+import { busyArenaStorage } from './storage-busy.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +42,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** `balanced`: each pair of matches from one balanced opening, colours swapped; `standard`: none. */
     openings: { type: 'string', default: 'balanced' },
+    /** A busy arena of this many bots paired by matchmaking, push and pull (storage-busy.ts). */
+    bots: { type: 'string' },
   },
 });
 const matchCount = Number(values.matches);
@@ -47,15 +52,6 @@ const concurrency = Number(values.concurrency);
 const prefix = `bs-${randomUUID().slice(0, 8)}`;
 const config = loadConfig({ ...process.env, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn' });
 const logger = pino({ level: 'warn' });
-
-/** A key's kind: its name under the prefix with ids and numbers replaced, e.g. `match:*:moves`. */
-function kindOf(key: string): string {
-  return key
-    .slice(prefix.length + 1)
-    .replace(/(match|bot)_[0-9A-Z]{26}/g, '$1_*')
-    .replace(/^(token|bot-name):.*/, '$1:*')
-    .replace(/:\d+(?=:|$)/g, ':#');
-}
 
 async function main(): Promise<void> {
   const redis = createRedis(config.redis.url, 'worker');
@@ -116,30 +112,16 @@ async function main(): Promise<void> {
   await stores.close();
 
   const finished = await redis.zcard(stores.keys.matches('finished'));
-  const byKind = new Map<string, { keys: number; bytes: number }>();
-  let total = 0;
-  // Keys with a TTL (a finished match's spectator stream, kept 2 minutes) are not what the arena
-  // keeps for a match: counted apart, as what the last minutes' matches hold for now.
-  let expiring = 0;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    const pipeline = redis.pipeline();
-    // SAMPLES 0: every element of a list, hash or set counted, not an estimate from a few.
-    for (const key of keys) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0').pttl(key);
-    const replies = (await pipeline.exec()) ?? [];
-    keys.forEach((key, i) => {
-      const bytes = Number(replies[2 * i]?.[1] ?? 0);
-      if (Number(replies[2 * i + 1]?.[1] ?? -1) > 0) expiring += bytes;
-      else total += bytes;
-      const kind = byKind.get(kindOf(key)) ?? { keys: 0, bytes: 0 };
-      kind.keys++;
-      kind.bytes += bytes;
-      byKind.set(kindOf(key), kind);
-    });
-  } while (cursor !== '0');
-
+  // Keys with a TTL (a finished match's spectator stream) are not what the arena keeps for a
+  // match: counted apart, as what the last minutes' matches hold for now.
+  const memory = await keyMemory(redis, prefix);
+  const total = memory.lasting;
+  const expiring = memory.expiring;
+  const byKind = new Map<string, KindMemory>();
+  for (const [kind, { keys, bytes }] of [...memory.lastingByKind, ...memory.expiringByKind]) {
+    const sum = byKind.get(kind) ?? { keys: 0, bytes: 0 };
+    byKind.set(kind, { keys: sum.keys + keys, bytes: sum.bytes + bytes });
+  }
   const kinds = [...byKind].sort(([, x], [, y]) => y.bytes - x.bytes);
   console.log(
     `${matchCount} matches (${finished} finished) in ${seconds.toFixed(1)} s; bytes per match by key kind:`,
@@ -169,7 +151,11 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
+const run =
+  values.bots === undefined
+    ? main()
+    : busyArenaStorage({ bots: Number(values.bots), matches: Number(values.matches ?? 1000) });
+run.catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -716,7 +716,8 @@ export interface paths {
          *     event's `data` is one JSON document:
          *
          *     - `state` (`LiveStateEvent`): first, on a connection without `Last-Event-ID`: the match's `state` as
-         *       `GET /v1/matches/{matchId}/state` answers a spectator, and `serverTime`.
+         *       `GET /v1/matches/{matchId}/state` answers a spectator, and `serverTime`. Also just before `finished`
+         *       when the end came before this connection had been sent every move (see below).
          *     - `turn` (`LiveTurnEvent`): a turn whose clock started with no move before it: the match's first turn,
          *       or a turn started again when another worker resumed the match.
          *     - `move` (`LiveMoveEvent`): each ply as the arena records it, in order (passes and the opening's plies
@@ -729,9 +730,10 @@ export interface paths {
          *     than every event kept gets the `state` first, as a new connection does. A side's time left is `deadline`
          *     minus the event's `serverTime`. Comment lines keep the connection alive after `SSE_KEEPALIVE_MS` of
          *     silence. When the arena shuts down the stream sends `arenaClosing` (`ArenaClosingEvent`, `{"reconnectAfterMs":2000}`,
-         *     no `id`) and ends; reconnect after that pause with `Last-Event-ID`. A match's last 200 events are
-         *     kept, until 2 minutes after it ends; a later connection to a finished match gets its `finished` from
-         *     the record. One client address may hold `MAX_SPECTATOR_STREAMS_PER_ADDRESS` of these streams at once
+         *     no `id`) and ends; reconnect after that pause with `Last-Event-ID`. A running match's last 200 events
+         *     are kept; once it ends its stream keeps the `finished` alone, for 20 seconds (the moves are in the
+         *     match's record): a connection that had not been sent every move by then gets the `state` afresh, then
+         *     `finished`, and a later connection to a finished match gets its `finished` from the record. One client address may hold `MAX_SPECTATOR_STREAMS_PER_ADDRESS` of these streams at once
          *     on each API process (`429 streams/too-many`). `HEAD` answers with the stream's headers and opens no
          *     stream.
          */
@@ -857,7 +859,7 @@ export interface paths {
          *     to both), each with an `id`; comment lines keep the connection alive. Reconnect with
          *     the `Last-Event-ID` header (browsers' `EventSource` does it by itself) to resume after the last event
          *     seen. A new connection without it starts with a `yourTurn` for each match waiting for the bot.
-         *     The stream keeps the bot's last 1,000 events: a reconnect whose `Last-Event-ID` is older than all of
+         *     The stream keeps about the bot's last 100 events: a reconnect whose `Last-Event-ID` is older than all of
          *     them gets those `yourTurn`s first too (no turn is lost), then the events kept after it.
          *     While connected, a pull bot counts as available for matchmaking, unless its `ratedPlay` is false. A bot may hold at most
          *     `MAX_STREAMS_PER_BOT` event streams and long polls at once (`429 streams/too-many`).

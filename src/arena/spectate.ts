@@ -106,6 +106,11 @@ export class SpectatorService {
         for (const event of events) {
           after = event.id;
           if (event.type === 'finished') {
+            // Moves this spectator had not read when the end trimmed them: the state tells them.
+            if (event.finish.plies !== undefined && ply <= event.finish.plies) {
+              const state = await this.deps.pull.state(null, matchId);
+              yield { type: 'state', data: JSON.stringify({ serverTime: this.now(), state }) };
+            }
             yield {
               id: event.id,
               type: 'finished',

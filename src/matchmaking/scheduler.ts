@@ -57,6 +57,8 @@ export class ArenaScheduler {
       connection: deps.connection,
       prefix: bullPrefix(deps.config.redis.prefix),
       defaultJobOptions: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      // Nobody listens to these rounds' events: a short stream, not BullMQ's 10,000.
+      streams: { events: { maxLen: 100 } },
     });
     this.queue.on('error', redisErrorListener(deps.outages, deps.logger, 'scheduler queue error'));
   }

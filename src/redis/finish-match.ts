@@ -15,7 +15,7 @@ import { writeBotEvent } from './bot-events.ts';
 import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
 import { GuardedWrites, type GuardedWritesScript } from './guarded-writes.ts';
 import type { StoreKeys } from './keys.ts';
-import { encodeFinishEvent, MATCH_EVENTS_KEPT, MATCH_EVENTS_TTL_SECONDS } from './match-event-codec.ts';
+import { encodeFinishEvent, MATCH_EVENTS_TTL_SECONDS } from './match-event-codec.ts';
 import { ratedTallyField } from './ratings.ts';
 import { readHashes } from './read.ts';
 
@@ -171,16 +171,18 @@ function writePlan(
     const data = JSON.stringify(plan.events[side] satisfies components['schemas']['BotMatchFinishedEvent']);
     writeBotEvent(tx, keys, { botId: match[side].id, type: 'matchFinished', data });
   }
-  // Spectators too, with the public view of the result; the stream then only has to outlive the
-  // spectators who might reconnect to it.
+  // Spectators too, with the public view of the result. The stream keeps that event alone: the
+  // moves are in the record, and a spectator that had not read them all yet is sent the state
+  // afresh (it can tell from `plies`). It then only has to outlive those who might reconnect.
   const finished = encodeFinishEvent({
     status: plan.status,
     result: publicResult(plan.result),
     ratings: plan.ratings,
     finishedAt: plan.finishedAt,
+    plies: match.moveCount,
   });
   const events = keys.matchEvents(match.id);
-  tx.write('XADD', events, 'MAXLEN', '~', MATCH_EVENTS_KEPT, '*', 'type', 'finished', 'data', finished);
+  tx.write('XADD_ALONE', events, 'type', 'finished', 'data', finished);
   tx.write('PUBLISH', keys.streamAppends, events);
   tx.write('EXPIRE', events, MATCH_EVENTS_TTL_SECONDS);
 }

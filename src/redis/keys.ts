@@ -150,8 +150,13 @@ const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
   accounts: 'account:',
 };
 
-/** How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`). */
-export const BOT_EVENTS_KEPT = 1000;
+/**
+ * How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`: between this and twice
+ * this, as Redis drops whole nodes of 100). A bot that reconnects from further back gets the
+ * snapshot of its open turns, as a fresh connection does; the bound is what each bot costs (about
+ * 20 to 60 kB: docs/storage.md).
+ */
+export const BOT_EVENTS_KEPT = 100;
 
 /** The member a bot has in the by-name sets. */
 export function nameMember(name: string, id: string): string {

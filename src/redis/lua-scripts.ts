@@ -369,7 +369,8 @@ return 1
  * key's index and two values: `hash` guards a hash field and the value it must hold ('\0': no
  * such field); `not` guards that a hash field does not hold a value (it may be missing); `fewer`
  * guards that a sorted set holds fewer members than a count (the second value is unused). Then per
- * write the count of what follows, the command, its key's index and its arguments.
+ * write the count of what follows, the command, its key's index and its arguments. `XADD_ALONE`
+ * (its arguments: field, value, …) adds an entry to a stream that then holds it alone.
  * Returns 1 when the writes were made, -i when guard i (from 1) failed (nothing written).
  */
 export const GUARDED_WRITES = `
@@ -394,11 +395,26 @@ while a <= #ARGV do
   local write = { command = ARGV[a + 1], key = KEYS[tonumber(ARGV[a + 2])], args = {} }
   for j = 1, count - 2 do write.args[j] = ARGV[a + 2 + j] end
   -- Every write is allowed before any is made: a script that fails halfway keeps what it wrote.
-  ${refuseUnlessAllowed('write.command', 'write.key', 'unpack(write.args)')}
+  if write.command == 'XADD_ALONE' then
+    ${refuseUnlessAllowed("'DEL'", 'write.key')}
+    ${refuseUnlessAllowed("'XADD'", 'write.key', "'*'", 'unpack(write.args)')}
+  else
+    ${refuseUnlessAllowed('write.command', 'write.key', 'unpack(write.args)')}
+  end
   writes[#writes + 1] = write
   a = a + 1 + count
 end
-for _, write in ipairs(writes) do redis.call(write.command, write.key, unpack(write.args)) end
+for _, write in ipairs(writes) do
+  if write.command == 'XADD_ALONE' then
+    -- Trimming a stream only marks the entries in its nodes: its memory stays. Built anew, the
+    -- stream holds the entry alone, under the id it took after the others.
+    local id = redis.call('XADD', write.key, '*', unpack(write.args))
+    redis.call('DEL', write.key)
+    redis.call('XADD', write.key, id, unpack(write.args))
+  else
+    redis.call(write.command, write.key, unpack(write.args))
+  end
+end
 return 1
 `;
 

@@ -8,11 +8,12 @@ import type { MoveRecord } from '../model/records.ts';
 /** How many events a match's stream keeps (trimmed approximately): a whole game and its turns. */
 export const MATCH_EVENTS_KEPT = 200;
 /**
- * How long a finished match's stream is kept: long enough for a spectator who lost its connection
- * near the end to resume from it (a browser retries after 2 s); later, the end is told from the
- * match's record (see src/arena/spectate.ts). Short, as it is memory every finished match holds.
+ * How long a finished match's stream (its `finished` event alone) is kept: long enough for a
+ * spectator who lost its connection near the end to resume from it (a browser retries after 2 s);
+ * later, the end is told from the match's record (see src/arena/spectate.ts). Short, as each such
+ * stream costs about 4.8 kB while kept (Redis 7.0 allocates a stream's node whole; docs/storage.md).
  */
-export const MATCH_EVENTS_TTL_SECONDS = 120;
+export const MATCH_EVENTS_TTL_SECONDS = 20;
 
 /** A `move` entry's data: the move and the turn after it. */
 export function encodeMoveEvent(move: MoveRecord, turn: LiveTurn): string {

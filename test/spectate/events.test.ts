@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../examples/bots/sse.ts';
 import { compareIds } from '../../src/connections/stream-waits.ts';
 import type { BotState } from '../../src/contract/index.ts';
+import { abortedResult } from '../../src/model/records.ts';
 import { storeKeys } from '../../src/redis/keys.ts';
-import { MATCH_EVENTS_TTL_SECONDS } from '../../src/redis/match-event-codec.ts';
+import { encodeFinishEvent, MATCH_EVENTS_TTL_SECONDS } from '../../src/redis/match-event-codec.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -235,24 +236,67 @@ describe('GET /v1/matches/{id}/events', () => {
       await expect(again.next()).rejects.toThrow(/ended/);
     });
 
-    it('resumes after Last-Event-ID with only the later events, and no state', async () => {
-      const from = 12;
-      const resumed = await spectate(id, { 'last-event-id': events[from]!.id! });
-      const later = await untilFinished(resumed);
-      expect(later.map(sameEvent)).toEqual(events.slice(from + 1).map(sameEvent));
-      await expect(resumed.next()).rejects.toThrow(/ended/);
+    it('keeps only the finished event once the match has ended: the moves are in its record', async () => {
+      const kept = await h.redis.xrange(storeKeys(h.prefix).matchEvents(id), '-', '+');
+      expect(kept.map(([eventId]) => eventId)).toEqual([events.at(-1)!.id]);
     });
 
-    it('starts afresh, with the state, a resume from further back than the stream still holds', async () => {
-      // Trimmed from its oldest end, as MAXLEN does past a match's last 200 events.
-      await h.redis.xtrim(storeKeys(h.prefix).matchEvents(id), 'MINID', events[20]!.id!);
+    it('starts afresh, with the state, a resume from before the end', async () => {
       const resumed = await spectate(id, { 'last-event-id': events[12]!.id! });
       const told = await untilFinished(resumed);
       expect(told.map((event) => event.event)).toEqual(['state', 'finished']);
       expect(data(told[0]!).state).toEqual((await request(h.app).get(`/v1/matches/${id}/state`)).body);
+      expect(sameEvent(told[1]!)).toEqual(sameEvent(events.at(-1)!));
+    });
+  });
+
+  describe('resumed while the match is played', () => {
+    /**
+     * A match held at `ply` (black's turn), followed from its start: `seen` holds every event up to
+     * the held turn (the state, the first turn, then the moves before `ply`).
+     */
+    async function heldAt(name: string, ply: number) {
+      const { holds, release, ...black } = await holdingAt(`${name}-black`, ply);
+      const white = await pushBot(`${name}-white`, lastLegal);
+      const id = await createMatch(h, black.bot.id, white.bot.id, {
+        rules: { firstPlayer: 'black', timeLimitMs: 10_000, overageMs: 0 },
+      });
+      const stream = await spectate(id);
+      const played = runner.runner.play(id, new AbortController().signal);
+      await holds;
+      const seen = [await stream.next()];
+      while (seen.length < ply + 1) seen.push(await stream.next());
+      return { id, stream, seen, release, played };
+    }
+
+    it('resumes after Last-Event-ID with only the later events, and no state', async () => {
+      const { id, stream, seen, release, played } = await heldAt('resumed', 21);
+      const resumed = await spectate(id, { 'last-event-id': seen[12]!.id! });
+      const early = [await resumed.next()];
+      while (early.at(-1)!.id !== seen.at(-1)!.id) early.push(await resumed.next());
+      release();
+      const [rest, restResumed] = await Promise.all([untilFinished(stream), untilFinished(resumed)]);
+      await played;
+      expect([...early, ...restResumed].map(sameEvent)).toEqual([...seen.slice(13), ...rest].map(sameEvent));
+      expect(early[0]!.event).toBe('move');
+    });
+
+    it('starts afresh, with the state, a resume from further back than the stream still holds', async () => {
+      const { id, stream, seen, release, played } = await heldAt('trimmed', 31);
+      // Trimmed from its oldest end, as MAXLEN does past a match's last 200 events.
+      await h.redis.xtrim(storeKeys(h.prefix).matchEvents(id), 'MINID', seen[20]!.id!);
+      const resumed = await spectate(id, { 'last-event-id': seen[12]!.id! });
+      const first = await resumed.next();
+      expect(first.event).toBe('state');
+      expect(data(first).state).toEqual((await request(h.app).get(`/v1/matches/${id}/state`)).body);
       // Kept as far back as it reaches: a resume within it is still a resume.
-      const within = await untilFinished(await spectate(id, { 'last-event-id': events[25]!.id! }));
-      expect(within.map(sameEvent)).toEqual(events.slice(26).map(sameEvent));
+      const within = await spectate(id, { 'last-event-id': seen[25]!.id! });
+      const early = [await within.next()];
+      while (early.at(-1)!.id !== seen.at(-1)!.id) early.push(await within.next());
+      expect(early.map(sameEvent)).toEqual(seen.slice(26).map(sameEvent));
+      release();
+      await Promise.all([untilFinished(stream), untilFinished(resumed), untilFinished(within)]);
+      await played;
     });
   });
 
@@ -330,6 +374,38 @@ describe('GET /v1/matches/{id}/events', () => {
       void stream.next().catch(() => {});
       await expect.poll(() => stream.comments(), { timeout: 5000 }).toBeGreaterThan(0);
       stream.close();
+    });
+  });
+
+  describe('when the end trims moves a spectator had not read yet', () => {
+    it('sends the state afresh before finished; a spectator that had read them all gets finished alone', async () => {
+      const { bot: a } = await pushBot('lagging-a', firstLegal);
+      const { bot: b } = await pushBot('lagging-b', firstLegal);
+      const id = await createMatch(h, a.id, b.id);
+      const stream = await spectate(id);
+      expect((await stream.next()).event).toBe('state');
+      // What a finish leaves: its own entry alone. The spectator saw no move; the record says 4.
+      const keys = storeKeys(h.prefix);
+      const finish = (plies: number) =>
+        encodeFinishEvent({
+          status: 'aborted',
+          result: abortedResult(),
+          ratings: null,
+          finishedAt: 1,
+          plies,
+        });
+      await h.redis.xadd(keys.matchEvents(id), '*', 'type', 'finished', 'data', finish(4));
+      await h.redis.publish(keys.streamAppends, keys.matchEvents(id));
+      const told = await untilFinished(stream);
+      expect(told.map((event) => event.event)).toEqual(['state', 'finished']);
+      expect(schemaProblems(told[0]!)).toEqual([]);
+
+      const other = await createMatch(h, a.id, b.id);
+      const caughtUp = await spectate(other);
+      expect((await caughtUp.next()).event).toBe('state');
+      await h.redis.xadd(keys.matchEvents(other), '*', 'type', 'finished', 'data', finish(0));
+      await h.redis.publish(keys.streamAppends, keys.matchEvents(other));
+      expect((await untilFinished(caughtUp)).map((event) => event.event)).toEqual(['finished']);
     });
   });
 
