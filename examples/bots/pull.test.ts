@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstTurnState } from '../../test/support/loopback-bot.ts';
@@ -55,6 +56,31 @@ describe('runPullBot', () => {
         { action: 'e3', ply: 1 },
       ]);
       expect(events).toEqual(['matchStarted', 'yourTurn', 'disconnected', 'yourTurn']);
+    });
+  });
+
+  describe('over many turns', () => {
+    it('leaves no listener per move on the signal it runs until', async () => {
+      const turns = Array.from({ length: 30 }, (_, i) => {
+        const state = { ...turn, matchId: `match_${i}` };
+        return `id: ${i + 2}-0\nevent: yourTurn\ndata: ${JSON.stringify(state)}\n\n`;
+      });
+      arena = await handMadeArena([(res) => res.write(`${STARTED}${turns.join('')}`)], (res) =>
+        res.writeHead(200).end('{}'),
+      );
+      const stop = new AbortController();
+      const running = runPullBot({
+        arena: arena.url,
+        token: 'rvb_x',
+        choose: chooser('greedy'),
+        signal: stop.signal,
+      });
+      await expect.poll(() => arena?.posted.length).toBe(30);
+      // fetch keeps a listener on its request's signal until that request is collected: one per
+      // move on a signal that lives as long as the bot, without a signal of each request's own.
+      expect(getEventListeners(stop.signal, 'abort').length).toBeLessThan(5);
+      stop.abort();
+      await running;
     });
   });
 

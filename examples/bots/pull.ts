@@ -35,6 +35,23 @@ export async function whoAmI(arena: string, token: string): Promise<{ id: string
 }
 
 /**
+ * Runs `request` with a signal of its own that aborts with `signal`. Node's fetch keeps a listener
+ * on a request's signal until the request is collected: on a signal that lives as long as the bot,
+ * one per move would pile up.
+ */
+async function withOwnSignal<T>(signal: AbortSignal, request: (own: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const abort = () => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await request(own.signal);
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
+}
+
+/**
  * Posts the chosen action for one turn. A refused action (409: the turn was told twice, the match
  * moved on; 422) is the game's business, not an error; a network failure, a 429 or a 5xx throws
  * `PostFailed`, so the turn's event is not marked handled.
@@ -45,20 +62,20 @@ async function play(
   action: Action,
   signal: AbortSignal,
 ): Promise<void> {
-  const { error, response } = await arena
-    .POST('/v1/matches/{matchId}/actions', {
+  const { error, response } = await withOwnSignal(signal, (own) =>
+    arena.POST('/v1/matches/{matchId}/actions', {
       params: { path: { matchId: turn.matchId } },
       body: {
         action: action.action,
         ...(action.direction ? { direction: action.direction } : {}),
         ply: turn.ply,
       },
-      signal,
-    })
-    .catch((cause: unknown) => {
-      if (signal.aborted) throw cause;
-      throw new PostFailed(`posting to ${turn.matchId} failed`, { cause });
-    });
+      signal: own,
+    }),
+  ).catch((cause: unknown) => {
+    if (signal.aborted) throw cause;
+    throw new PostFailed(`posting to ${turn.matchId} failed`, { cause });
+  });
   if (response.status === 401) throw new TokenRefusedError(401, error);
   if (response.status === 429 || response.status >= 500) {
     throw new PostFailed(`posting to ${turn.matchId} answered ${describeProblem(error, response.status)}`);

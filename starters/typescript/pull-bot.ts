@@ -42,6 +42,23 @@ function describe(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
+/**
+ * Runs `request` with a signal of its own that aborts with `signal`. Node's fetch keeps a listener
+ * on a request's signal until the request is collected: on a signal that lives as long as the bot,
+ * one per move would pile up.
+ */
+async function withOwnSignal<T>(signal: AbortSignal, request: (own: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const abort = () => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await request(own.signal);
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
+}
+
 /** Posting a move failed in a way a reconnect may fix. */
 class PostFailed extends Error {}
 
@@ -121,11 +138,13 @@ class PullBot {
       let problem: unknown;
       let retryAfter: string | null = null;
       try {
-        const { error, response } = await this.arena.POST('/v1/matches/{matchId}/actions', {
-          params: { path: { matchId } },
-          body: { ...action, ply },
-          signal: this.signal,
-        });
+        const { error, response } = await withOwnSignal(this.signal, (own) =>
+          this.arena.POST('/v1/matches/{matchId}/actions', {
+            params: { path: { matchId } },
+            body: { ...action, ply },
+            signal: own,
+          }),
+        );
         ({ status } = response);
         problem = error;
         retryAfter = response.headers.get('retry-after');
