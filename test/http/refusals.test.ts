@@ -1,38 +1,26 @@
 import type { Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../src/http/server.ts';
-import { loggerOptions } from '../../src/support/logger.ts';
-import { startApi } from '../../src/wiring/processes.ts';
 import { admin } from '../support/api.ts';
 import { CommandMonitor } from '../support/command-monitor.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { type LogLines, startLoggedApi } from '../support/logged-api.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 
 // Its own redis-server: MONITOR sees every client's commands.
 let redis: PrivateRedis;
 let h: Harness;
-let api: Awaited<ReturnType<typeof startApi>>;
-const lines: Record<string, unknown>[] = [];
+let api: Awaited<ReturnType<typeof startLoggedApi>>['api'];
+let log: LogLines;
 
 beforeAll(async () => {
   redis = await PrivateRedis.start();
   h = await createHarness({ REDIS_URL: redis.url, RATE_LIMIT_PER_IP: '2' });
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
   // The app `npm start` runs, logging at info, on the harness' configuration.
-  api = await startApi(
-    { ...h.config, logLevel: 'info' },
-    pino(loggerOptions({ logLevel: 'info' }, false), sink),
-    () => false,
-  );
+  ({ api, log } = await startLoggedApi(h.config));
 });
 afterAll(async () => {
   await api.close();
@@ -44,26 +32,26 @@ describe('a client over its rate limit', () => {
   it('is refused at the door for the rest of its window: the same answer, no Redis, one log line', async () => {
     const get = () => request(api.app).get('/v1/leaderboard');
     expect([(await get()).status, (await get()).status]).toEqual([200, 200]);
-    lines.length = 0;
+    log.clear();
     const byLimiter = await get();
     expect(byLimiter.status).toBe(429);
     // Its first refusal is logged once, with its address and what it was verified to be; the 429
     // itself is not a line at info.
-    expect(lines).toEqual([
+    expect(log.entries()).toEqual([
       expect.objectContaining({ msg: expect.stringMatching(/over its rate limit/), principal: 'anonymous' }),
     ]);
-    expect(lines[0]).toHaveProperty('address');
+    expect(log.entries()[0]).toHaveProperty('address');
 
     const monitor = await CommandMonitor.start(h.redis);
     const commands: string[] = [];
     const stop = monitor.listen((args) => commands.push(args[0]!.toLowerCase()));
-    lines.length = 0;
+    log.clear();
     const atTheDoor = await get();
     await monitor.caughtUp();
     stop();
     monitor.stop();
     expect(commands.filter((command) => command !== 'echo')).toEqual([]);
-    expect(lines).toEqual([]);
+    expect(log.entries()).toEqual([]);
 
     expect(atTheDoor.status).toBe(429);
     expect(atTheDoor.headers['content-type']).toMatch(/^application\/problem\+json/);

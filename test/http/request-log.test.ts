@@ -1,46 +1,32 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/support/logger.ts';
-import { startApi } from '../../src/wiring/processes.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { type LogLines, startLoggedApi } from '../support/logged-api.ts';
 
-/** The app of a harness' configuration, logging JSON lines (as `npm start` does off a terminal) into `lines`. */
-const lines: string[] = [];
 let h: Harness;
-let api: Awaited<ReturnType<typeof startApi>>;
+let api: Awaited<ReturnType<typeof startLoggedApi>>['api'];
+let log: LogLines;
 beforeAll(async () => {
   h = await createHarness();
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
-  api = await startApi(
-    { ...h.config, logLevel: 'info' },
-    pino(loggerOptions({ logLevel: 'info' }, false), sink),
-    () => false,
-  );
+  ({ api, log } = await startLoggedApi(h.config));
 });
 afterAll(async () => {
   await api.close();
   await h.close();
 });
 
-const linesAbout = (route: string) =>
-  lines.map((line) => JSON.parse(line)).filter((entry) => entry.route === route);
+const linesAbout = (route: string) => log.entries().filter((entry) => entry.route === route);
 
 describe('the request log', () => {
   it('writes one short JSON line per request: method, route, status, ms, principal', async () => {
     const bot = await registerBot({ ...h, app: api.app }, { name: 'logged-bot' });
-    lines.length = 0;
+    log.clear();
     await request(api.app).get(`/v1/bots/${bot.id}`).set(bearer(bot.token)).expect(200);
     const entries = linesAbout('/v1/bots/:botId');
     expect(entries).toHaveLength(1);
-    const [entry] = entries;
+    const entry = entries[0]!;
     expect(Object.keys(entry).sort()).toEqual([
       'level',
       'method',
@@ -53,29 +39,29 @@ describe('the request log', () => {
     ]);
     expect(entry).toMatchObject({ method: 'GET', status: 200, principal: bot.id, level: 30 });
     expect(entry.msg).toBe(`GET /v1/bots/:botId 200 ${entry.ms}ms ${bot.id}`);
-    const raw = lines.find((line) => line.includes('/v1/bots/:botId'))!;
+    const raw = log.lines.find((line) => line.includes('/v1/bots/:botId'))!;
     expect(raw.length).toBeLessThan(250);
     expect(raw).not.toContain(bot.token);
   });
 
   it('names refused and unknown requests too, without the token they sent', async () => {
-    lines.length = 0;
+    log.clear();
     await request(api.app).get('/v1/leaderboard').set(bearer('rvb_wrong-token-0123')).expect(401);
     await request(api.app)
       .get(`/no/such/${'x'.repeat(200)}`)
       .expect(404);
-    expect(lines.join('\n')).not.toContain('rvb_wrong-token-0123');
+    expect(log.lines.join('\n')).not.toContain('rvb_wrong-token-0123');
     const refused = linesAbout('/v1/leaderboard');
     expect(refused).toMatchObject([{ status: 401, principal: 'anonymous' }]);
-    const unknown = lines.map((line) => JSON.parse(line)).find((entry) => entry.status === 404);
-    expect(unknown.route.length).toBeLessThanOrEqual(81);
+    const unknown = log.entries().find((entry) => entry.status === 404);
+    expect(unknown!.route!.length).toBeLessThanOrEqual(81);
   });
 
   it('logs the path without its query string, where a client may put a token', async () => {
-    lines.length = 0;
+    log.clear();
     await request(api.app).get('/v1/leaderboard?token=rvb_in-the-query-0123').expect(400);
     await request(api.app).get('/no/such/page?access_token=rvb_in-the-query-4567').expect(404);
-    expect(lines.join('\n')).not.toContain('rvb_in-the-query');
+    expect(log.lines.join('\n')).not.toContain('rvb_in-the-query');
     expect(linesAbout('/v1/leaderboard')).toMatchObject([{ status: 400 }]);
   });
 

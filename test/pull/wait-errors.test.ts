@@ -1,22 +1,19 @@
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchState } from '../../src/contract/index.ts';
-import { loggerOptions } from '../../src/support/logger.ts';
-import { startApi } from '../../src/wiring/processes.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { type LogLines, startLoggedApi } from '../support/logged-api.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 
 // A redis-server of this file's own, with an ACL user that may not use any pub/sub channel: the
 // mistake an operator makes by leaving out `&<prefix>:streams:appended` (see the README).
 let server: PrivateRedis;
 let h: Harness;
-let api: Awaited<ReturnType<typeof startApi>>;
-const lines: string[] = [];
+let api: Awaited<ReturnType<typeof startLoggedApi>>['api'];
+let log: LogLines;
 
 beforeAll(async () => {
   server = await PrivateRedis.start();
@@ -25,13 +22,7 @@ beforeAll(async () => {
   admin.disconnect();
   const url = `redis://arena:arena-secret@127.0.0.1:${server.port}`;
   h = await createHarness({ REDIS_URL: url });
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
-  api = await startApi(h.config, pino(loggerOptions({ logLevel: 'info' }, false), sink), () => false);
+  ({ api, log } = await startLoggedApi(h.config));
 });
 afterAll(async () => {
   await api?.close();
@@ -50,11 +41,9 @@ describe('stream waits that cannot listen', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect((res.body as MatchState).status).toBe('queued');
     }
-    const failures = lines
-      .map((line) => JSON.parse(line))
-      .filter((entry) => /stream waits failed/.test(entry.msg));
+    const failures = log.entries().filter((entry) => /stream waits failed/.test(entry.msg));
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ level: 50 });
-    expect(JSON.stringify(failures[0].err)).toContain('NOPERM');
+    expect(JSON.stringify(failures[0]!.err)).toContain('NOPERM');
   });
 });
