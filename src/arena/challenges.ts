@@ -83,16 +83,7 @@ export class ChallengeService {
       if (challenger === null) return;
       const asked: components['schemas']['ChallengeCall'] = {
         type: 'challenge',
-        matchId: match.id,
-        you: match.black.id === target.id ? 'black' : 'white',
-        challenger: {
-          id: challenger.id,
-          name: challenger.name,
-          rating: Math.round(challenger.rating * 10) / 10,
-          owner: challenger.owner === null ? null : { ...challenger.owner },
-        },
-        rules: match.rules,
-        answerBy: new Date(match.answerBy!).toISOString(),
+        ...challengeOffer(match, challenger, target),
       };
       const timeoutMs = Math.max(1, Math.min(ASK_TIMEOUT_MS, match.answerBy! - clock.now()));
       const outcome = await client.askChallenge({
@@ -161,4 +152,27 @@ function notPending(match: MatchRecord): ConflictError {
     'matches/not-pending',
     `The challenge is ${match.status}: only a pending challenge can be answered.`,
   );
+}
+
+/**
+ * A pending challenge as its target is told of it: the `challenge` event of a bot that asks
+ * (`BotChallengeEvent`), and the body of the call to a push bot that asks (`ChallengeCall`).
+ */
+export function challengeOffer(
+  match: MatchRecord,
+  challenger: BotRecord,
+  target: BotRecord,
+): components['schemas']['BotChallengeEvent'] {
+  return {
+    matchId: match.id,
+    you: match.black.id === target.id ? 'black' : 'white',
+    challenger: {
+      id: challenger.id,
+      name: challenger.name,
+      rating: Math.round(challenger.rating * 10) / 10,
+      owner: challenger.owner === null ? null : { ...challenger.owner },
+    },
+    rules: match.rules,
+    answerBy: new Date(match.answerBy!).toISOString(),
+  };
 }

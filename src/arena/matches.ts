@@ -1,5 +1,4 @@
 import type { Config } from '../config.ts';
-import type { components } from '../contract/index.ts';
 import { type ReversiOptions, reversi } from '../game/index.ts';
 import {
   ConflictError,
@@ -24,6 +23,7 @@ import type { BotAnnouncement, MatchQuery } from '../store/match-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock, RandomBytes } from '../support/clock.ts';
 import { newId } from '../support/ids.ts';
+import { challengeOffer } from './challenges.ts';
 import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 
 export interface MatchServiceDeps {
@@ -355,25 +355,17 @@ export class MatchService {
   }
 }
 
-/** The `challenge` event a bot that asks hears of a challenge aimed at it (`BotChallengeEvent`). */
+/** The `challenge` event a bot that asks hears of a challenge aimed at it. */
 function challengeAnnouncement(
   match: MatchRecord,
   challenger: BotRecord,
   target: BotRecord,
 ): BotAnnouncement {
-  const event: components['schemas']['BotChallengeEvent'] = {
-    matchId: match.id,
-    you: match.black.id === target.id ? 'black' : 'white',
-    challenger: {
-      id: challenger.id,
-      name: challenger.name,
-      rating: Math.round(challenger.rating * 10) / 10,
-      owner: challenger.owner === null ? null : { ...challenger.owner },
-    },
-    rules: match.rules,
-    answerBy: new Date(match.answerBy!).toISOString(),
+  return {
+    botId: target.id,
+    type: 'challenge',
+    data: JSON.stringify(challengeOffer(match, challenger, target)),
   };
-  return { botId: target.id, type: 'challenge', data: JSON.stringify(event) };
 }
 
 /** A new match of the arena's game, queued, with nothing played: what every creator stores. */
