@@ -4,11 +4,17 @@ import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { StartupError } from '../support/startup-error.ts';
 
-/** True when a Redis server answers PING at `url` within `timeoutMs`. */
+/**
+ * True when a Redis server answers PING at `url` within `timeoutMs`. The command has the timeout
+ * too: on a port where something listens without speaking Redis, the PING is never answered.
+ */
 export async function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
   const probe = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    // The PING is the check: ioredis's own (INFO) would wait without the command timeout.
+    enableReadyCheck: false,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });

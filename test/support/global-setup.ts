@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { Redis } from 'ioredis';
+import { redisAnswers } from '../../src/connections/local-redis.ts';
 
 const INSTALL_HINT =
   'npm test needs Redis 7: apt-get install redis-server, or set REDIS_URL to a running server';
@@ -26,30 +26,6 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   const server = await startThrowaway(url, port || '6379');
   console.log(`vitest: started a throwaway redis-server (pid ${server.pid}) on port ${port || '6379'}`);
   return () => stop(server);
-}
-
-/**
- * True when Redis answers PING at `url` within `timeoutMs`. Like `redisAnswers` in
- * src/connections/local-redis.ts, but with a command timeout too: that one waits forever on a port where
- * something listens without speaking Redis.
- */
-async function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
 }
 
 /**
