@@ -29,6 +29,19 @@ const STARTED = 'id: 1-0\nevent: matchStarted\ndata: {"matchId":"match_1"}\n\n';
 let arena: Awaited<ReturnType<typeof handMadeArena>> | undefined;
 afterEach(() => arena?.close());
 
+/** Runs the greedy pull bot against the hand-made `arena` until `stop` aborts. */
+function runGreedy(onEvent?: (event: string) => void) {
+  const stop = new AbortController();
+  const running = runPullBot({
+    arena: arena!.url,
+    token: 'rvb_x',
+    choose: chooser('greedy'),
+    signal: stop.signal,
+    ...(onEvent ? { onEvent } : {}),
+  });
+  return { stop, running };
+}
+
 describe('runPullBot', () => {
   describe('when posting a move fails', () => {
     it('reconnects from the event before that turn, so the arena tells it again', async () => {
@@ -37,15 +50,8 @@ describe('runPullBot', () => {
         [(res) => res.write(`retry: 100\n\n${STARTED}${TURN}`), (res) => res.write(TURN)],
         (res) => (failures-- > 0 ? res.writeHead(503).end('{"status":503}') : res.writeHead(200).end('{}')),
       );
-      const stop = new AbortController();
       const events: string[] = [];
-      const running = runPullBot({
-        arena: arena.url,
-        token: 'rvb_x',
-        choose: chooser('greedy'),
-        signal: stop.signal,
-        onEvent: (event) => events.push(event),
-      });
+      const { stop, running } = runGreedy((event) => events.push(event));
       await arena.connection(1);
       await expect.poll(() => arena?.posted.length).toBe(2);
       stop.abort();
@@ -68,13 +74,7 @@ describe('runPullBot', () => {
       arena = await handMadeArena([(res) => res.write(`${STARTED}${turns.join('')}`)], (res) =>
         res.writeHead(200).end('{}'),
       );
-      const stop = new AbortController();
-      const running = runPullBot({
-        arena: arena.url,
-        token: 'rvb_x',
-        choose: chooser('greedy'),
-        signal: stop.signal,
-      });
+      const { stop, running } = runGreedy();
       await expect.poll(() => arena?.posted.length).toBe(30);
       // fetch keeps a listener on its request's signal until that request is collected: one per
       // move on a signal that lives as long as the bot, without a signal of each request's own.
@@ -89,13 +89,7 @@ describe('runPullBot', () => {
       arena = await handMadeArena([(res) => res.end(`retry: 400\n\n${STARTED}`)], (res) =>
         res.writeHead(200).end('{}'),
       );
-      const stop = new AbortController();
-      const running = runPullBot({
-        arena: arena.url,
-        token: 'rvb_x',
-        choose: chooser('greedy'),
-        signal: stop.signal,
-      });
+      const { stop, running } = runGreedy();
       await arena.connection(1);
       stop.abort();
       await running;
