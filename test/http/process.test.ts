@@ -57,6 +57,18 @@ function captured(child: ChildProcess) {
   return { stdout: () => stdout, stderr: () => stderr };
 }
 
+/** `npm start`'s environment on `port`: the shared prefix, no house bots, one pool thread. */
+const startEnv = (port: number) => ({
+  PATH: process.env.PATH,
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  REDIS_URL,
+  REDIS_PREFIX: shared,
+  REDIS_AUTOSTART: 'false',
+  HOUSE_BOTS: 'false',
+  WORKER_THREADS: '1',
+});
+
 describe('npm start', { timeout: 60_000 }, () => {
   it('names a port already in use in one line, without a stack, and exits with 1 before any pool thread starts', async () => {
     const taken = createServer();
@@ -66,16 +78,7 @@ describe('npm start', { timeout: 60_000 }, () => {
       const child = killedAfterTest(
         spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
           cwd: ROOT,
-          env: {
-            PATH: process.env.PATH,
-            HOST: '127.0.0.1',
-            PORT: String(port),
-            REDIS_URL,
-            REDIS_PREFIX: shared,
-            REDIS_AUTOSTART: 'false',
-            HOUSE_BOTS: 'false',
-            WORKER_THREADS: '1',
-          },
+          env: startEnv(port),
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
       );
@@ -96,17 +99,7 @@ describe('npm start', { timeout: 60_000 }, () => {
         cwd: ROOT,
         // npm runs the script in a shell of its own; the signal must reach the server behind it.
         detached: true,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          HOST: '127.0.0.1',
-          PORT: '0',
-          REDIS_URL,
-          REDIS_PREFIX: shared,
-          REDIS_AUTOSTART: 'false',
-          HOUSE_BOTS: 'false',
-          WORKER_THREADS: '1',
-        },
+        env: { ...startEnv(0), HOME: process.env.HOME },
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     );
