@@ -6,8 +6,8 @@
  * - `move`: each ply, written by the move-append script (APPEND_MOVES) with the turn that follows it;
  * - `turn`: a turn whose clock starts with no move before it in the run (a match's first turn, or
  *   the turn a resumed match restarts), written by ANNOUNCE_TURN;
- * - `finished`: the result, written by the finish script, which also trims the stream to it alone
- *   and gives it a TTL (what a finished match costs is then a few hundred bytes for a while).
+ * - `finished`: the result, written by the finish script, which also leaves it alone in the stream
+ *   and gives the stream a short TTL (MATCH_EVENTS_TTL_SECONDS).
  *
  * The data are storage shapes (epoch ms, banks), not wire documents: src/arena turns them into
  * the event stream's documents. Nothing private is stored: the result is its public view.

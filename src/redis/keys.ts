@@ -151,10 +151,10 @@ const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
 };
 
 /**
- * How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`: between this and twice
- * this, as Redis drops whole nodes of 100). A bot that reconnects from further back gets the
- * snapshot of its open turns, as a fresh connection does; the bound is what each bot costs (about
- * 20 to 60 kB: docs/storage.md).
+ * How many events a bot's stream keeps (trimmed approximately, `MAXLEN ~`: a little more, as Redis
+ * drops whole nodes). A bot that reconnects from further back gets the snapshot of its open turns,
+ * as a fresh connection does. The bound is what each bot's stream costs: about 35 kB for a push bot,
+ * 270 kB for a pull bot, whose `yourTurn` events carry the state (docs/storage.md).
  */
 export const BOT_EVENTS_KEPT = 100;
 
