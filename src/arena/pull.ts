@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MatchState } from '../contract/index.ts';
 import { NotFoundError, PermissionError, RateLimitedError } from '../model/errors.ts';
 import { turnOf } from '../model/live-events.ts';
-import type { Color, MatchRecord } from '../model/records.ts';
+import { type Color, colorOfBot, type MatchRecord } from '../model/records.ts';
 import { matchState } from '../protocol/match-state.ts';
 import type { BotEventStore, PullStore } from '../store/pull-store.ts';
 import type { Stores } from '../store/store.ts';
@@ -49,10 +49,7 @@ const STREAM_RETRY_AFTER_SECONDS = 5;
 
 /** The caller's colour in a match, or null for spectators. */
 function colorOf(match: MatchRecord, principal: Principal | null): Color | null {
-  if (principal?.kind !== 'bot') return null;
-  if (match.black.id === principal.botId) return 'black';
-  if (match.white.id === principal.botId) return 'white';
-  return null;
+  return principal?.kind === 'bot' ? colorOfBot(match, principal.botId) : null;
 }
 
 /**

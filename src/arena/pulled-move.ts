@@ -8,7 +8,7 @@ import {
   RuleViolationError,
 } from '../model/errors.ts';
 import { liveTurn } from '../model/live-turn.ts';
-import { type Color, type MatchRecord, type MoveRecord, matchEnded } from '../model/records.ts';
+import { type Color, colorOfBot, type MoveRecord, matchEnded } from '../model/records.ts';
 import { overageSpent, type ReplayedGame, replay } from '../model/replay.ts';
 import { matchState } from '../protocol/match-state.ts';
 import type { ActionContext, PulledAction, PullStore } from '../store/pull-store.ts';
@@ -148,7 +148,7 @@ type Judged =
  */
 function judge(read: ActionContext, botId: string, input: ActionInput): Judged {
   const { match, moves } = read;
-  const color = colorOf(match, botId);
+  const color = colorOfBot(match, botId);
   if (color === null) {
     throw new PermissionError('matches/not-a-player', 'This token is not a player of this match.');
   }
@@ -248,12 +248,6 @@ function actionOf(move: MoveRecord): PulledAction {
 
 const same = (a: PulledAction, b: PulledAction) =>
   a.ply === b.ply && a.action === b.action && (a.direction ?? null) === (b.direction ?? null);
-
-function colorOf(match: MatchRecord, botId: string): Color | null {
-  if (match.black.id === botId) return 'black';
-  if (match.white.id === botId) return 'white';
-  return null;
-}
 
 /** The action recorded at ply `ply`, which must have been the caller's. */
 function recordedAt(moves: readonly MoveRecord[], ply: number, color: Color): PulledAction {

@@ -190,6 +190,13 @@ export function abortedResult(): MatchResult {
   return { winner: null, discs: { black: 0, white: 0 }, reason: 'aborted' };
 }
 
+/** The colour bot `botId` plays in a match, or null when it is not one of the players. */
+export function colorOfBot(match: Pick<MatchRecord, 'black' | 'white'>, botId: string): Color | null {
+  if (match.black.id === botId) return 'black';
+  if (match.white.id === botId) return 'white';
+  return null;
+}
+
 export interface RatingChange {
   readonly before: number;
   readonly after: number;

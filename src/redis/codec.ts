@@ -15,6 +15,7 @@ import type {
   RatingHistoryEntry,
   TournamentRef,
 } from '../model/records.ts';
+import { colorOfBot } from '../model/records.ts';
 import { ID_PATTERN, ULID_SOURCE } from '../support/ids.ts';
 
 /** Converts store records to and from the flat string fields of Redis hashes. */
@@ -307,7 +308,7 @@ export function historyFieldsOf(values: readonly (string | null)[]): HistoryFiel
 export function historyEntryOf(match: HistoryFields | null, botId: string): RatingHistoryEntry | null {
   if (match === null || match.ratings === null || match.result === null || match.finishedAt === null)
     return null;
-  const side: Color | null = match.black.id === botId ? 'black' : match.white.id === botId ? 'white' : null;
+  const side = colorOfBot(match, botId);
   if (side === null) return null;
   const { winner } = match.result;
   return {
