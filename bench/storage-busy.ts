@@ -23,7 +23,6 @@ import { type KeyMemory, type KindMemory, keyMemory } from './key-memory.ts';
 import { privateRedis } from './private-redis.ts';
 
 const PREFIX = 'bench';
-let reader: Redis;
 const keys = storeKeys(PREFIX);
 
 interface Snapshot {
@@ -39,37 +38,41 @@ interface Snapshot {
 const perBot = (kind: string) =>
   /^(bot:bot_\*|token:\*|bot-name:\*)/.test(kind) && !/^bot:bot_\*:(matches:finished|ratings)$/.test(kind);
 
-async function finishedCount(redis: Redis): Promise<number> {
-  return redis.zcard(keys.matches('finished'));
-}
+/** The arena's finished matches over time, as the waits see them every half second. */
+class Progress {
+  readonly #samples: [at: number, finished: number][] = [];
 
-/** Memory read while the arena plays on: the finished count is the mean of before and after. */
-async function snapshot(redis: Redis): Promise<Snapshot> {
-  const before = await finishedCount(redis);
-  const memory = await keyMemory(redis, PREFIX);
-  const after = await finishedCount(redis);
-  return { finished: (before + after) / 2, memory };
-}
+  constructor(private readonly redis: Redis) {}
 
-/** The finished count as the waits saw it, every half second: [ms since epoch, finished]. */
-const progress: [number, number][] = [];
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const done = await check();
-    progress.push([Date.now(), await finishedCount(reader)]);
-    if (done) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resume) => setTimeout(resume, 500));
+  finished(): Promise<number> {
+    return this.redis.zcard(keys.matches('finished'));
   }
-}
 
-/** Matches finished in the `ms` before the last sample (all since the start when it is shorter). */
-function finishedWithin(ms: number): number {
-  const [lastAt, last] = progress.at(-1) ?? [0, 0];
-  const before = progress.filter(([at]) => at <= lastAt - ms).at(-1)?.[1] ?? 0;
-  return last - before;
+  /** Memory read while the arena plays on: the finished count is the mean of before and after. */
+  async snapshot(): Promise<Snapshot> {
+    const before = await this.finished();
+    const memory = await keyMemory(this.redis, PREFIX);
+    const after = await this.finished();
+    return { finished: (before + after) / 2, memory };
+  }
+
+  async until(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const done = await check();
+      this.#samples.push([Date.now(), await this.finished()]);
+      if (done) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resume) => setTimeout(resume, 500));
+    }
+  }
+
+  /** Matches finished in the `ms` before the last sample (all since the start when it is shorter). */
+  finishedWithin(ms: number): number {
+    const [lastAt, last] = this.#samples.at(-1) ?? [0, 0];
+    const before = this.#samples.filter(([at]) => at <= lastAt - ms).at(-1)?.[1] ?? 0;
+    return last - before;
+  }
 }
 
 const growth = (a: ReadonlyMap<string, KindMemory>, b: ReadonlyMap<string, KindMemory>) =>
@@ -84,7 +87,8 @@ export async function busyArenaStorage(options: { bots: number; matches: number 
     WORKER_THREADS: '0',
     WORKER_CONCURRENCY: '64',
   });
-  reader = new Redis(redis.url);
+  const reader = new Redis(redis.url);
+  const progress = new Progress(reader);
   let api: ApiProcess | undefined;
   let worker: ChildProcess | undefined;
   const pushBots: RunningBot[] = [];
@@ -112,7 +116,7 @@ export async function busyArenaStorage(options: { bots: number; matches: number 
     worker = spawnWorker(env);
     const started = performance.now();
     // Full: each bot's stream trims itself from here on (MAXLEN ~ keeps at least that many).
-    await until(
+    await progress.until(
       async () => {
         const lengths = await Promise.all(botIds.map((id) => reader.xlen(keys.botEvents(id))));
         return lengths.every((length) => length >= BOT_EVENTS_KEPT);
@@ -120,13 +124,13 @@ export async function busyArenaStorage(options: { bots: number; matches: number 
       "every bot's event stream to fill",
       600_000,
     );
-    const a = await snapshot(reader);
-    await until(
-      async () => (await finishedCount(reader)) >= a.finished + options.matches,
+    const a = await progress.snapshot();
+    await progress.until(
+      async () => (await progress.finished()) >= a.finished + options.matches,
       `${options.matches} more matches`,
       600_000,
     );
-    const b = await snapshot(reader);
+    const b = await progress.snapshot();
     const streamBytes = await Promise.all(
       botIds.map(async (id) =>
         Number(await reader.call('MEMORY', 'USAGE', keys.botEvents(id), 'SAMPLES', '0')),
@@ -148,7 +152,7 @@ export async function busyArenaStorage(options: { bots: number; matches: number 
       .filter(([kind]) => perBot(kind))
       .sort(([, x], [, y]) => y.bytes - x.bytes);
     const keptStreams = b.memory.expiringByKind.get('match:match_*:events')?.keys ?? 0;
-    const recentMatches = finishedWithin(120_000);
+    const recentMatches = progress.finishedWithin(120_000);
 
     console.log(
       `${options.bots} bots (${botIds.length - pushBots.length} pull), ${b.finished} matches finished in ${seconds.toFixed(0)} s; ` +
