@@ -55,7 +55,7 @@ export interface RunnerDeps extends Pick<WorkerPoolDeps, 'stores' | 'pull' | 'cl
  * pull store, house bots in-process, Elo from the configuration.
  */
 export function createRunner({ stores, pull, clock, config, logger, client }: RunnerDeps): MatchRunner {
-  const pullPlayer = (botId: string): Player => new PullPlayer(botId, { pull, stores, clock });
+  const pullPlayer = (botId: string): Player => new PullPlayer(botId, { pull, clock });
   const sliceMs = config.workers.turnSliceMs;
   const turns = sliceMs > 0 ? new TurnPacer(sliceMs) : null;
   return new MatchRunner({

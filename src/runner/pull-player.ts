@@ -2,7 +2,6 @@ import type { components, Direction } from '../contract/index.ts';
 import type { MatchRecord } from '../model/records.ts';
 import { matchState } from '../protocol/match-state.ts';
 import type { BotEventStore, RecordedPly, TurnStore } from '../store/pull-store.ts';
-import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
 import type { MoveRequest, Player, PlayerAnswer, RecordedAnswer } from './player.ts';
 
@@ -19,7 +18,6 @@ export class PullPlayer implements Player {
     private readonly botId: string,
     private readonly deps: {
       readonly pull: TurnStore;
-      readonly stores: Pick<Stores, 'matches'>;
       readonly clock: Clock;
     },
   ) {}
@@ -30,7 +28,9 @@ export class PullPlayer implements Player {
     // The runner's deadline when it set one (what spectators see); the time is still counted from
     // the turn's start on the store's clock, so the bot never has less than its deadline says.
     const deadline = fixed ?? clock.now() + timeoutMs;
-    const { record, moves, ratings, run } = held ?? (await this.storedMatch(state.matchId));
+    // The runner hands the match over to a player that reads stored moves (`readsStoredMoves`).
+    if (held === undefined) throw new Error(`match ${state.matchId}: a pull player needs the match it plays`);
+    const { record, moves, ratings, run } = held;
     const event = matchState({
       match: { ...record, moveCount: moves.length },
       moves,
@@ -66,15 +66,6 @@ export class PullPlayer implements Player {
       ok: false,
       fault: { reason: 'timeout', cause: 'timeout', message: `no action within ${timeoutMs} ms`, latencyMs },
     };
-  }
-
-  /** The match as stored, for a caller that did not hand it over (every earlier ply is stored). */
-  private async storedMatch(matchId: string) {
-    const { stores } = this.deps;
-    const read = await stores.matches.getMatchWithRatings(matchId);
-    if (read === null) throw new Error(`match ${matchId} vanished`);
-    const ratings = { black: read.ratings.black ?? 0, white: read.ratings.white ?? 0 };
-    return { record: read.match, moves: read.moves, ratings, run: '' };
   }
 }
 
