@@ -44,7 +44,7 @@ export class AccountService {
     const now = clock.now();
     const id = newId('account', now, random);
     await accounts.createAccount({ id, name, tokenHash: hashToken(token), createdAt: now });
-    return { account: await this.#get(id), token };
+    return { account: { id, name, status: 'active', createdAt: now }, token };
   }
 
   /** The calling account. */

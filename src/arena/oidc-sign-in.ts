@@ -1,8 +1,10 @@
 import * as oidc from 'openid-client';
+import { isHouseName } from '../house/roster.ts';
 import { AuthenticationError, ConflictError } from '../model/errors.ts';
 import type { SignInStore } from '../store/sign-in-store.ts';
 import type { RandomBytes } from '../support/clock.ts';
 import type { AccountService } from './accounts.ts';
+import { isGuestName } from './guests.ts';
 import type { RelyingParty, SignInService, StartedSession } from './sign-in.ts';
 
 export interface OidcSettings {
@@ -153,5 +155,5 @@ export function accountNameFrom(claims: {
     .replace(/^-+|-+$/g, '')
     .slice(0, 32);
   const named = cleaned.length >= 3 ? cleaned : `member-${cleaned}`.replace(/-$/, '');
-  return /^(house|guest)-/i.test(named) ? `member-${named}`.slice(0, 32) : named;
+  return isHouseName(named) || isGuestName(named) ? `member-${named}`.slice(0, 32) : named;
 }

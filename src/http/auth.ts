@@ -67,8 +67,8 @@ export function identify(
         res.locals.principal = await authenticate(token, stores, adminToken);
       } else {
         const cookie = sessionToken(req);
-        const session = cookie === null ? null : await sessions.session(cookie);
-        if (session !== null && !SESSIONLESS.has(req.path)) {
+        const session = cookie === null || SESSIONLESS.has(req.path) ? null : await sessions.session(cookie);
+        if (session !== null) {
           if (!SAFE_METHODS.has(req.method) && req.get('x-csrf-token') !== session.csrfToken) {
             throw new PermissionError(
               'auth/csrf',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { PasskeyRecord, SessionRecord, SessionVia, SignInStore } from '../store/sign-in-store.ts';
 import { type StoreKeys, storeKeys } from './keys.ts';
+import { readHashes } from './read.ts';
 
 /** An OpenID subject's key: issuer and subject may be long and hold any character. */
 const subjectKey = (issuer: string, subject: string) =>
@@ -55,7 +56,7 @@ export class RedisSignInStore implements SignInStore {
 
   async passkeysOf(accountId: string): Promise<PasskeyRecord[]> {
     const ids = await this.redis.smembers(this.#keys.accountPasskeys(accountId));
-    const found = await Promise.all(ids.map((id) => this.passkey(id)));
+    const found = (await readHashes(this.redis, ids.map(this.#keys.passkey))).map(decodePasskey);
     return found
       .filter((passkey): passkey is PasskeyRecord => passkey !== null)
       .sort((a, b) => a.createdAt - b.createdAt);
