@@ -29,7 +29,7 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
-const TARGET_RATIO = 0.5;
+const TARGET_RATIO = 0.7;
 
 interface Started {
   readonly child: ChildProcess;

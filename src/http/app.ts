@@ -94,6 +94,29 @@ function outsideApi(router: RequestHandler): RequestHandler {
 }
 
 /**
+ * The API's routers as one middleware: each is tried, in the order given, only for paths under one
+ * of its prefixes (the paths of its routes). Express tries every route of every router in turn, so
+ * a read near the end of the list (the leaderboard) paid for a hundred path matches and a dozen
+ * router passes before its own; a prefix test skips a router whole. An error skips the rest, as
+ * express's own chain does.
+ */
+function routersByPrefix(routers: readonly (readonly [readonly string[], RequestHandler])[]): RequestHandler {
+  return (req, res, next) => {
+    const { path } = req;
+    let index = 0;
+    const tryNext = (error?: unknown): void => {
+      if (error !== undefined && error !== null) return next(error);
+      while (index < routers.length) {
+        const [prefixes, router] = routers[index++]!;
+        if (prefixes.some((prefix) => path.startsWith(prefix))) return void router(req, res, tryNext);
+      }
+      next();
+    };
+    tryNext();
+  };
+}
+
+/**
  * Builds the arena's express app from its dependencies. It does not listen: src/main.ts does, and
  * tests drive the app directly with supertest.
  *
@@ -207,77 +230,6 @@ export function createApp(deps: AppDeps): Express {
     ),
   );
   app.use(refuseBadCredentials);
-  app.use(gamesRouter(spec, config.limits));
-  app.use(
-    pullRouter({
-      service: pullService,
-      stores,
-      pull,
-      present,
-      keepAliveMs: config.sseKeepAliveMs,
-      spectatorCacheMs: config.spectatorStateCacheMs,
-      validated: config.validateResponses,
-    }),
-  );
-  // Before the matches router: its /v1/matches/:matchId would take /v1/matches/live.
-  app.use(
-    spectateRouter({
-      spectators,
-      keepAliveMs: config.sseKeepAliveMs,
-      maxStreamsPerAddress: config.maxSpectatorStreamsPerAddress,
-    }),
-  );
-  app.use(
-    botsRouter({
-      bots,
-      checker: new BotChecker({
-        stores,
-        client: deps.botClient,
-        clock: deps.clock,
-        random: deps.random,
-        limits: config.limits,
-      }),
-      checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
-      present,
-      validated: config.validateResponses,
-      clientOrigin: deps.clientOrigin,
-    }),
-  );
-  app.use(
-    guestsRouter({
-      guests: new GuestService({
-        stores,
-        clock: deps.clock,
-        random: deps.random,
-        startingRating: config.rating.start,
-      }),
-      present,
-    }),
-  );
-  // Before the matches router: its /v1/matches/:matchId would take /v1/matches/export.
-  app.use(
-    exportRouter({
-      matches,
-      bots: stores.bots,
-      present,
-      limiter: exportLimiter(deps.rateLimitStores, config.rateLimit),
-    }),
-  );
-  app.use(
-    matchesRouter(matches, challenges, present, {
-      validated: config.validateResponses,
-      clientOrigin: deps.clientOrigin,
-    }),
-  );
-  app.use(
-    accountsRouter({
-      accounts,
-      signIn,
-      present,
-      accountLimiter: accountLimiter(deps.rateLimitStores, config.rateLimit),
-      publicUrl: config.publicUrl,
-    }),
-  );
   const oidc =
     config.oidc === undefined
       ? undefined
@@ -288,15 +240,101 @@ export function createApp(deps: AppDeps): Express {
           accounts,
           random: deps.random,
         });
-  app.use(sessionRouter({ signIn, oidc, accounts, present, publicUrl: config.publicUrl }));
   app.use(
-    leaderboardRouter(stores, present, {
-      cacheMs: config.leaderboardCacheMs,
-      minGames: config.leaderboardMinGames,
-      validated: config.validateResponses,
-    }),
+    routersByPrefix([
+      [['/v1/games/'], gamesRouter(spec, config.limits)],
+      [
+        ['/v1/matches/', '/v1/bots/me/'],
+        pullRouter({
+          service: pullService,
+          stores,
+          pull,
+          present,
+          keepAliveMs: config.sseKeepAliveMs,
+          spectatorCacheMs: config.spectatorStateCacheMs,
+          validated: config.validateResponses,
+        }),
+      ],
+      // Before the matches router: its /v1/matches/:matchId would take /v1/matches/live.
+      [
+        ['/v1/matches/'],
+        spectateRouter({
+          spectators,
+          keepAliveMs: config.sseKeepAliveMs,
+          maxStreamsPerAddress: config.maxSpectatorStreamsPerAddress,
+        }),
+      ],
+      [
+        ['/v1/bots'],
+        botsRouter({
+          bots,
+          checker: new BotChecker({
+            stores,
+            client: deps.botClient,
+            clock: deps.clock,
+            random: deps.random,
+            limits: config.limits,
+          }),
+          checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
+          present,
+          validated: config.validateResponses,
+          clientOrigin: deps.clientOrigin,
+        }),
+      ],
+      [
+        ['/v1/guests'],
+        guestsRouter({
+          guests: new GuestService({
+            stores,
+            clock: deps.clock,
+            random: deps.random,
+            startingRating: config.rating.start,
+          }),
+          present,
+        }),
+      ],
+      // Before the matches router: its /v1/matches/:matchId would take /v1/matches/export.
+      [
+        ['/v1/matches/'],
+        exportRouter({
+          matches,
+          bots: stores.bots,
+          present,
+          limiter: exportLimiter(deps.rateLimitStores, config.rateLimit),
+        }),
+      ],
+      [
+        ['/v1/matches'],
+        matchesRouter(matches, challenges, present, {
+          validated: config.validateResponses,
+          clientOrigin: deps.clientOrigin,
+        }),
+      ],
+      [
+        ['/v1/accounts'],
+        accountsRouter({
+          accounts,
+          signIn,
+          present,
+          accountLimiter: accountLimiter(deps.rateLimitStores, config.rateLimit),
+          publicUrl: config.publicUrl,
+        }),
+      ],
+      [
+        ['/v1/session', '/auth/'],
+        sessionRouter({ signIn, oidc, accounts, present, publicUrl: config.publicUrl }),
+      ],
+      [
+        ['/v1/leaderboard'],
+        leaderboardRouter(stores, present, {
+          cacheMs: config.leaderboardCacheMs,
+          minGames: config.leaderboardMinGames,
+          validated: config.validateResponses,
+        }),
+      ],
+      [['/v1/tournaments'], tournamentsRouter(tournaments)],
+    ]),
   );
-  app.use(tournamentsRouter(tournaments));
   app.use(unknownRoute(spec, WEB_PAGES));
   app.use(
     errorHandler({

@@ -59,7 +59,7 @@ export function identify(
   adminToken: string | undefined,
   sessions: Sessions,
 ): RequestHandler {
-  return async (req, res, next) => {
+  const identified: RequestHandler = async (req, res, next) => {
     res.locals.principal = null;
     try {
       const token = bearerToken(req.headers.authorization);
@@ -84,6 +84,15 @@ export function identify(
       res.locals.credentialsError = error;
     }
     next();
+  };
+  // Most reads carry no credentials at all: they go on at once, without a promise.
+  return (req, res, next) => {
+    if (req.headers.authorization === undefined && req.headers.cookie === undefined) {
+      res.locals.principal = null;
+      next();
+      return;
+    }
+    return identified(req, res, next);
   };
 }
 

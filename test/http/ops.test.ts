@@ -103,6 +103,24 @@ describe('every answer', () => {
   });
 });
 
+describe('rate limit headers', () => {
+  let budgeted: Harness;
+  beforeAll(async () => {
+    budgeted = await createHarness({ RATE_LIMIT_PER_IP: '10' });
+  });
+  afterAll(async () => budgeted.close());
+
+  it('tell an answered read its budget: the IETF headers, counting down, with one partition key per client', async () => {
+    const first = await request(budgeted.app).get('/v1/leaderboard');
+    const second = await request(budgeted.app).get('/v1/leaderboard');
+    expect(first.headers.ratelimit).toMatch(/^"address"; r=\d+; t=\d+$/);
+    const remaining = (res: request.Response) => Number(/r=(\d+)/.exec(res.headers.ratelimit)![1]);
+    expect(remaining(second)).toBe(remaining(first) - 1);
+    expect(first.headers['ratelimit-policy']).toMatch(/^"address"; q=10; w=60; pk=:[A-Za-z0-9+/=]+:$/);
+    expect(second.headers['ratelimit-policy']).toBe(first.headers['ratelimit-policy']);
+  });
+});
+
 describe('rate limits', () => {
   let limited: Harness;
   beforeAll(async () => {
