@@ -105,10 +105,16 @@ function routersByPrefix(routers: readonly (readonly [readonly string[], Request
     const { path } = req;
     let index = 0;
     const tryNext = (error?: unknown): void => {
-      if (error !== undefined && error !== null) return next(error);
+      if (error !== undefined && error !== null) {
+        next(error);
+        return;
+      }
       while (index < routers.length) {
         const [prefixes, router] = routers[index++]!;
-        if (prefixes.some((prefix) => path.startsWith(prefix))) return void router(req, res, tryNext);
+        if (prefixes.some((prefix) => path.startsWith(prefix))) {
+          void router(req, res, tryNext);
+          return;
+        }
       }
       next();
     };

@@ -114,7 +114,7 @@ describe('rate limit headers', () => {
     const first = await request(budgeted.app).get('/v1/leaderboard');
     const second = await request(budgeted.app).get('/v1/leaderboard');
     expect(first.headers.ratelimit).toMatch(/^"address"; r=\d+; t=\d+$/);
-    const remaining = (res: request.Response) => Number(/r=(\d+)/.exec(res.headers.ratelimit)![1]);
+    const remaining = (res: request.Response) => Number(/r=(\d+)/.exec(String(res.headers.ratelimit))![1]);
     expect(remaining(second)).toBe(remaining(first) - 1);
     expect(first.headers['ratelimit-policy']).toMatch(/^"address"; q=10; w=60; pk=:[A-Za-z0-9+/=]+:$/);
     expect(second.headers['ratelimit-policy']).toBe(first.headers['ratelimit-policy']);
