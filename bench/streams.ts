@@ -1,5 +1,5 @@
 /**
- * npm run bench:streams [-- --streams N] [--rate R] [--warmup W] [--profile FILE]
+ * npm run bench:streams [-- --streams N] [--rate R] [--open-rate O] [--warmup W] [--profile FILE]
  *
  * One API process (started here, in-process) on a private redis-server of the bench's own, with N
  * pull bots each holding an event stream and a long poll (the clients run in a child process, so
@@ -11,6 +11,10 @@
  * W more bots (W/2 matches) hold their waits beside the N and are woken first, as a warm-up: the
  * API's code for a wake-up runs for the first time there, compiled as it goes. Their figures are
  * printed apart (`warmupWakeupMs`), not mixed into the measured ones.
+ *
+ * The clients open their waits at a steady O a second (a stream and a long poll per bot), as
+ * bots arriving would, not all at once past the listen backlog; the bench reports how many of each
+ * the API held.
  *
  * Prints, as one JSON line last: Redis connections during the waits (every client of the private
  * server but the bench's own), wake-up p50/p99 for streams and long polls, the rate the turns were
@@ -31,6 +35,7 @@ import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
+import { createHttpServer } from '../src/http/server.ts';
 import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
 import { startApi } from '../src/wiring/processes.ts';
 import { percentile } from './percentile.ts';
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
     options: {
       streams: { type: 'string', default: '1000' },
       rate: { type: 'string', default: '1000' },
+      'open-rate': { type: 'string', default: '500' },
       warmup: { type: 'string', default: '100' },
       profile: { type: 'string' },
       clients: { type: 'boolean' },
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
   const n = 2 * Math.round(Number(values.streams) / 2);
   const warm = 2 * Math.round(Number(values.warmup) / 2);
   const rate = Number(values.rate);
+  const openRate = Number(values['open-rate']);
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const server = await privateRedis();
@@ -83,7 +90,8 @@ async function main(): Promise<void> {
     HOUSE_BOTS: 'false',
   });
   const api = await startApi(config, pino({ level: 'warn' }), () => false);
-  const http = api.app.listen(0, '127.0.0.1');
+  // Served as `npm start` serves it: the connection limits and timeouts of createHttpServer.
+  const http = createHttpServer(api.app, config.http, pino({ level: 'warn' })).listen(0, '127.0.0.1');
   await once(http, 'listening');
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   let clients: ChildProcess | undefined;
@@ -95,19 +103,23 @@ async function main(): Promise<void> {
 
     clients = forkSelf('--clients');
     const woken: Woken[] = [];
-    let opened = 0;
-    clients.on('message', (message: Woken[] | 'opened') => {
-      if (message === 'opened') opened++;
-      else woken.push(...message);
+    let opened: Held | undefined;
+    clients.on('message', (message: Woken[] | Held) => {
+      if (Array.isArray(message)) woken.push(...message);
+      else opened = message;
     });
-    clients.send({ origin, bots });
-    // Every stream's headers came, every long poll is sent; then wait until all hold their leases.
-    while (opened === 0) await pause(50);
+    const openingStarted = performance.now();
+    clients.send({ origin, bots, openRate });
+    // Every stream's headers came (or it failed), every long poll is sent; then wait until all
+    // that opened hold their leases.
+    while (opened === undefined) await pause(50);
+    const openingSeconds = (performance.now() - openingStarted) / 1000;
     const leases = async () => {
       const counts = await Promise.all(bots.map((bot) => admin.zcard(`bench:bot:${bot.id}:streams`)));
       return counts.reduce((sum, count) => sum + count, 0);
     };
-    while ((await leases()) < 2 * (n + warm)) await pause(200);
+    const leasesDeadline = Date.now() + 30_000;
+    while ((await leases()) < opened.streams + opened.polls && Date.now() < leasesDeadline) await pause(200);
     await pause(500);
     gc();
     const during = process.memoryUsage();
@@ -164,12 +176,18 @@ async function main(): Promise<void> {
     const { stream: streams, poll: polls } = measured;
     const all = [...streams, ...polls].sort((a, b) => a - b);
     const warmAll = [...warmup.stream, ...warmup.poll].sort((a, b) => a - b);
-    const waits = 2 * (n + warm);
+    const waits = opened.streams + opened.polls;
     console.log(
       JSON.stringify({
         streams: n,
         longPolls: n,
         warmupBots: warm,
+        opening: {
+          askedPerSecond: openRate,
+          seconds: Math.round(openingSeconds * 10) / 10,
+          held: { streams: opened.streams, longPolls: opened.polls },
+          failed: opened.failed,
+        },
         redisConnections: others.length,
         connectionNames: [...new Set(connectionNames)],
         turnsPerSecond: { asked: rate, opened: measured.turnsPerSecond },
@@ -307,30 +325,63 @@ async function runOpener(): Promise<void> {
   await new Promise(() => {});
 }
 
-/** The child process: opens a stream and a long poll per bot, and reports when each is woken. */
+/** What the clients opened: streams whose headers came with 200, long polls sent, and failures. */
+interface Held {
+  readonly streams: number;
+  readonly polls: number;
+  readonly failed: { readonly count: number; readonly first?: string };
+}
+
+/**
+ * The child process: opens a stream and a long poll per bot, `openRate` bots a second, and reports
+ * what it held once every stream has its headers or failed, then when each wait is woken.
+ */
 async function runClients(): Promise<void> {
-  const [{ origin, bots }] = (await once(process, 'message')) as [{ origin: string; bots: Bot[] }];
+  const [{ origin, bots, openRate }] = (await once(process, 'message')) as [
+    { origin: string; bots: Bot[]; openRate: number },
+  ];
   const { Agent, request } = await import('undici');
   const dispatcher = new Agent({ connections: null, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
   const report = batchedReports<Woken>();
-  await Promise.all(
-    bots.map(async (bot) => {
-      const auth = { authorization: `Bearer ${bot.token}` };
+  let streams = 0;
+  let polls = 0;
+  const failed: { count: number; first?: string } = { count: 0 };
+  const fail = (error: unknown) => {
+    failed.count++;
+    failed.first ??= error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  };
+  const open = async (bot: Bot) => {
+    const auth = { authorization: `Bearer ${bot.token}` };
+    try {
       const stream = await request(`${origin}/v1/bots/me/events`, { headers: auth, dispatcher });
+      if (stream.statusCode !== 200) throw new Error(`the stream answered ${stream.statusCode}`);
+      streams++;
       stream.body.setEncoding('utf8');
+      stream.body.on('error', () => {});
       stream.body.on('data', (chunk: string) => {
         if (chunk.includes('event: yourTurn')) report({ kind: 'stream', botId: bot.id, at: now() });
       });
-      void request(`${origin}/v1/matches/${bot.matchId}/state?waitMs=${LONG_POLL_MS}`, {
-        headers: auth,
-        dispatcher,
-      }).then(async (res) => {
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    polls++;
+    request(`${origin}/v1/matches/${bot.matchId}/state?waitMs=${LONG_POLL_MS}`, { headers: auth, dispatcher })
+      .then(async (res) => {
         await res.body.text();
         report({ kind: 'poll', botId: bot.id, at: now() });
-      });
-    }),
-  );
-  process.send?.('opened');
+      })
+      .catch(fail);
+  };
+  const begun = performance.now();
+  const opening: Promise<void>[] = [];
+  for (const [i, bot] of bots.entries()) {
+    const due = begun + (i * 1000) / openRate;
+    if (due > performance.now() + 1) await pause(due - performance.now());
+    opening.push(open(bot));
+  }
+  await Promise.all(opening);
+  process.send?.({ streams, polls, failed } satisfies Held);
   await new Promise(() => {});
 }
 

@@ -232,6 +232,7 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: integer(30_000, 1000),
   /** An idle keep-alive connection is closed after this long. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(5000, 100),
+  HTTP_LISTEN_BACKLOG: integer(4096, 1),
   SHUTDOWN_GRACE_MS: integer(10_000, 0),
   /** After the grace period, how long a shutdown may still take before the process exits with 1. */
   SHUTDOWN_STALL_MS: integer(10_000, 0),
@@ -410,6 +411,7 @@ const configSchema = envSchema.transform((e, ctx) => {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      listenBacklog: e.HTTP_LISTEN_BACKLOG,
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownStallMs: e.SHUTDOWN_STALL_MS,

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       : createServer(
           metricsApp({ registry: api.registry, moreMetrics: () => api.queue.prometheusMetrics() }),
         );
-  await listenOn(server, config.port, config.host, 'PORT');
+  await listenOn(server, config.port, config.host, 'PORT', config.http.listenBacklog);
   if (metrics) {
     await listenOn(metrics, config.metricsPort!, config.host, 'METRICS_PORT');
     logger.info(`metrics at :${config.metricsPort}/metrics`);
@@ -64,7 +64,13 @@ async function main(): Promise<void> {
  * Listens on `port`, or fails with a StartupError that names the port and its variable when the
  * port is taken or not ours to take (the entry point prints it as one line and exits with 1).
  */
-function listenOn(server: Server, port: number, host: string, variable: string): Promise<void> {
+function listenOn(
+  server: Server,
+  port: number,
+  host: string,
+  variable: string,
+  backlog?: number,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {
       const why =
@@ -78,7 +84,7 @@ function listenOn(server: Server, port: number, host: string, variable: string):
       );
     };
     server.once('error', failed);
-    server.listen(port, host, () => {
+    server.listen({ port, host, ...(backlog === undefined ? {} : { backlog }) }, () => {
       server.off('error', failed);
       resolve();
     });

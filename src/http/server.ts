@@ -19,7 +19,11 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
  *   limit clients;
  * - what the HTTP parser refuses is answered with a problem document (see `answerClientErrors`).
  */
-export function createHttpServer(app: RequestListener, options: Config['http'], logger: Logger): Server {
+export function createHttpServer(
+  app: RequestListener,
+  options: Omit<Config['http'], 'listenBacklog'>,
+  logger: Logger,
+): Server {
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs,
