@@ -10,6 +10,7 @@ import {
   type RatingHistoryEntry,
   type RatingRule,
 } from '../model/records.ts';
+import type { KeyedQueue } from '../support/keyed-queue.ts';
 import { activeSetsOf } from './active-sets.ts';
 import { writeBotEvent } from './bot-events.ts';
 import { decodeBot, decodeMatch, encodeHistoryEntry, encodeRatings, encodeResult } from './codec.ts';
@@ -59,38 +60,47 @@ export async function finishMatchOnce(
   keys: StoreKeys,
   guardedWrites: GuardedWritesScript,
   request: FinishRequest,
+  botFinishes: KeyedQueue,
 ): Promise<boolean> {
   const { matchId } = request;
   const matchKey = keys.match(matchId);
-  for (let attempt = 1; ; attempt++) {
-    if (attempt > 100) throw new Error(`could not finish ${matchId}: its keys keep changing`);
-    const matchHash = await redis.hgetall(matchKey);
-    const match = decodeMatch(matchHash);
-    if (match === null || matchEnded(match.status)) return false;
-    const ids = [match.black.id, match.white.id];
-    const botHashes = await readHashes(
-      redis,
-      ids.map((id) => keys.bot(id)),
-    );
-    const [black = null, white = null] = botHashes.map(decodeBot);
-    const plan = planFinish({
-      match,
-      bots: { black, white },
-      result: request.result,
-      now: request.now,
-      rate: request.rate,
-      pauses: request.pauses,
-    });
+  const first = await redis.hgetall(matchKey);
+  const firstMatch = decodeMatch(first);
+  if (firstMatch === null || matchEnded(firstMatch.status)) return false;
+  // This process's finishes of one bot's matches run one at a time: side by side, all but one
+  // would find the bot changed and plan again (six attempts a finish with 32 matches between two
+  // bots). Other processes' finishes still race, and the guards still settle it.
+  return botFinishes.run([firstMatch.black.id, firstMatch.white.id], async () => {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > 100) throw new Error(`could not finish ${matchId}: its keys keep changing`);
+      const matchHash = attempt === 1 ? first : await redis.hgetall(matchKey);
+      const match = decodeMatch(matchHash);
+      if (match === null || matchEnded(match.status)) return false;
+      const ids = [match.black.id, match.white.id];
+      const botHashes = await readHashes(
+        redis,
+        ids.map((id) => keys.bot(id)),
+      );
+      const [black = null, white = null] = botHashes.map(decodeBot);
+      const plan = planFinish({
+        match,
+        bots: { black, white },
+        result: request.result,
+        now: request.now,
+        rate: request.rate,
+        pauses: request.pauses,
+      });
 
-    const tx = new GuardedWrites().guard(matchKey, 'status', matchHash.status);
-    for (const [index, id] of ids.entries()) {
-      for (const field of Object.values(GUARDED_BOT_FIELDS)) {
-        tx.guard(keys.bot(id), field, botHashes[index]![field]);
+      const tx = new GuardedWrites().guard(matchKey, 'status', matchHash.status);
+      for (const [index, id] of ids.entries()) {
+        for (const field of Object.values(GUARDED_BOT_FIELDS)) {
+          tx.guard(keys.bot(id), field, botHashes[index]![field]);
+        }
       }
+      writePlan(tx, keys, match, plan);
+      if (await tx.run(guardedWrites)) return true;
     }
-    writePlan(tx, keys, match, plan);
-    if (await tx.run(guardedWrites)) return true;
-  }
+  });
 }
 
 /** The writes of a plan, as they are: every decision was the planner's. */

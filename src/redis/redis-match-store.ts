@@ -27,6 +27,7 @@ import {
   type NewMatchOutcome,
 } from '../store/match-store.ts';
 import { BoundedMap } from '../support/bounded-map.ts';
+import { KeyedQueue } from '../support/keyed-queue.ts';
 import { backfillActiveSets } from './active-sets.ts';
 import { writeBotEvent } from './bot-events.ts';
 import { answerChallenge } from './challenge-answers.ts';
@@ -64,6 +65,8 @@ async function _settled(what: string, attempt: () => Promise<number>): Promise<n
  */
 export class RedisMatchStore implements MatchStore {
   private readonly scripts;
+  /** This process's match finishes, one at a time per bot (see finishMatchOnce). */
+  private readonly botFinishes = new KeyedQueue();
 
   constructor(
     private readonly redis: Redis,
@@ -302,13 +305,19 @@ export class RedisMatchStore implements MatchStore {
     rate: RatingRule,
     pauses: PausePolicy = NO_PAUSES,
   ): Promise<boolean> {
-    return finishMatchOnce(this.redis, this.keys, this.scripts.guardedWrites, {
-      matchId: id,
-      result,
-      now,
-      rate,
-      pauses,
-    });
+    return finishMatchOnce(
+      this.redis,
+      this.keys,
+      this.scripts.guardedWrites,
+      {
+        matchId: id,
+        result,
+        now,
+        rate,
+        pauses,
+      },
+      this.botFinishes,
+    );
   }
 
   matchIdsInStatus(status: MatchStatus, limit: number): Promise<string[]> {
