@@ -7,12 +7,14 @@
  * `GET /v1/leaderboard`, `GET /v1/matches/{id}` (a finished match with its moves),
  * `GET /v1/matches/{id}/state` (a running match) and the bare route with autocannon for S seconds
  * each, alternating, R rounds. A shared machine's speed drifts, so each endpoint's ratio is taken
- * against the bare run just before it, and the summary is the median round. Prints the machine's
- * load, a table, and one JSON line last.
+ * against the bare run just before it, and the summary is the median round. The same ratio is also
+ * taken by each server's CPU time per request (from /proc), which the load generator, on the same
+ * cores, blurs less. Prints the machine's load, a table, and one JSON line last.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -50,9 +52,30 @@ async function startServer(kind: 'real' | 'bare'): Promise<Started> {
   return { child, info: JSON.parse(line) };
 }
 
-async function load(url: string): Promise<{ rps: number; errors: number; non2xx: number; p99: number }> {
+/**
+ * Microseconds of CPU a process has used (user and system, from /proc on Linux), or NaN where there
+ * is no /proc: the server's own cost per request, which the load generator on the same cores does
+ * not blur as it blurs the request rate.
+ */
+function cpuMicros(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
+async function load(
+  url: string,
+  server: ChildProcess,
+): Promise<{ rps: number; errors: number; non2xx: number; p99: number; cpuUs: number }> {
+  const cpuBefore = cpuMicros(server.pid);
   const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
   return {
+    cpuUs: (cpuMicros(server.pid) - cpuBefore) / result.requests.total,
     rps: result.requests.average,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
@@ -87,19 +110,31 @@ try {
     state: [],
     bare: [],
   };
+  // The same comparison by the servers' CPU per request: bare's over the endpoint's.
+  const cpuRatios: Record<keyof typeof endpoints, number[]> = { leaderboard: [], match: [], state: [] };
+  const cpu: Record<keyof typeof endpoints | 'bare', number[]> = {
+    leaderboard: [],
+    match: [],
+    state: [],
+    bare: [],
+  };
   for (let round = 1; round <= rounds; round++) {
     for (const [name, url] of Object.entries(endpoints) as [keyof typeof endpoints, string][]) {
-      const yardstick = await load(bareUrl);
-      const measured = await load(url);
+      const yardstick = await load(bareUrl, bare.child);
+      const measured = await load(url, real.child);
       if (measured.errors > 0 || measured.non2xx > 0) {
         throw new Error(`${name}: ${measured.errors} errors and ${measured.non2xx} non-2xx answers`);
       }
       rates.bare.push(yardstick.rps);
       rates[name].push(measured.rps);
       ratios[name].push(measured.rps / yardstick.rps);
+      cpuRatios[name].push(yardstick.cpuUs / measured.cpuUs);
+      cpu[name].push(measured.cpuUs);
+      cpu.bare.push(yardstick.cpuUs);
       console.log(
-        `round ${round} ${name.padEnd(11)} ${measured.rps.toFixed(0).padStart(6)} req/s (p99 ${measured.p99} ms)` +
-          `  bare ${yardstick.rps.toFixed(0).padStart(6)} req/s  ratio ${(measured.rps / yardstick.rps).toFixed(2)}`,
+        `round ${round} ${name.padEnd(11)} ${measured.rps.toFixed(0).padStart(6)} req/s (p99 ${measured.p99} ms, ${measured.cpuUs.toFixed(0)} µs CPU)` +
+          `  bare ${yardstick.rps.toFixed(0).padStart(6)} req/s (${yardstick.cpuUs.toFixed(0)} µs CPU)` +
+          `  ratio ${(measured.rps / yardstick.rps).toFixed(2)}, by CPU ${(yardstick.cpuUs / measured.cpuUs).toFixed(2)}`,
       );
     }
   }
@@ -117,6 +152,17 @@ try {
     leaderboardRatio: Number(median(ratios.leaderboard).toFixed(3)),
     matchRatio: Number(median(ratios.match).toFixed(3)),
     stateRatio: Number(median(ratios.state).toFixed(3)),
+    cpuUsPerRequest: {
+      bare: Math.round(median(cpu.bare)),
+      leaderboard: Math.round(median(cpu.leaderboard)),
+      match: Math.round(median(cpu.match)),
+      state: Math.round(median(cpu.state)),
+    },
+    cpuRatios: {
+      leaderboard: Number(median(cpuRatios.leaderboard).toFixed(3)),
+      match: Number(median(cpuRatios.match).toFixed(3)),
+      state: Number(median(cpuRatios.state).toFixed(3)),
+    },
     target: TARGET_RATIO,
   };
   const pass = [summary.leaderboardRatio, summary.matchRatio, summary.stateRatio].every(

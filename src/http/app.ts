@@ -249,18 +249,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     routersByPrefix([
       [['/v1/games/'], gamesRouter(spec, config.limits)],
-      [
-        ['/v1/matches/', '/v1/bots/me/'],
-        pullRouter({
-          service: pullService,
-          stores,
-          pull,
-          present,
-          keepAliveMs: config.sseKeepAliveMs,
-          spectatorCacheMs: config.spectatorStateCacheMs,
-          validated: config.validateResponses,
-        }),
-      ],
       // Before the matches router: its /v1/matches/:matchId would take /v1/matches/live.
       [
         ['/v1/matches/'],
@@ -314,6 +302,19 @@ export function createApp(deps: AppDeps): Express {
         matchesRouter(matches, challenges, present, {
           validated: config.validateResponses,
           clientOrigin: deps.clientOrigin,
+        }),
+      ],
+      // After the matches router, whose paths these never meet: a match's own read is tried first.
+      [
+        ['/v1/matches/', '/v1/bots/me/'],
+        pullRouter({
+          service: pullService,
+          stores,
+          pull,
+          present,
+          keepAliveMs: config.sseKeepAliveMs,
+          spectatorCacheMs: config.spectatorStateCacheMs,
+          validated: config.validateResponses,
         }),
       ],
       [

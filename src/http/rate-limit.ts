@@ -1,6 +1,14 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
-import { type AugmentedRequest, ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import {
+  type AugmentedRequest,
+  type IncrementResponse,
+  ipKeyGenerator,
+  type Options,
+  rateLimit,
+  type Store,
+} from 'express-rate-limit';
+import type { Principal } from '../arena/principal.ts';
 import type { Config } from '../config.ts';
 import { RateLimitedError } from '../model/errors.ts';
 import type { RateLimitBatching, RateLimiter } from '../redis/rate-limit-store.ts';
@@ -17,7 +25,7 @@ import { type DoorKey, type DoorRefusal, holdConnection, type RefusedClients } f
  */
 export type RateLimitStores = (limiter: RateLimiter, batching?: RateLimitBatching) => Store;
 
-const MOVE_PLAYED = 'rateLimitMovePlayed';
+const GIVE_BACK = 'rateLimitGiveBack';
 
 /**
  * Marks a request that played a move the arena asked for. The general limit gives it back: a pull
@@ -25,7 +33,9 @@ const MOVE_PLAYED = 'rateLimitMovePlayed';
  * them would make it lose on time. Retries, refused actions and every other request still count.
  */
 export function markMovePlayed(res: Response): void {
-  res.locals[MOVE_PLAYED] = true;
+  const giveBack = res.locals[GIVE_BACK] as (() => void) | undefined;
+  res.locals[GIVE_BACK] = undefined;
+  giveBack?.();
 }
 
 /** Probes and scrapes, never limited: the health checks take no token, the metrics the admin's. */
@@ -127,7 +137,10 @@ const validate = { keyGeneratorIpFallback: false } as const;
  * batches rather than a script call per request (which even a cached read paid): exact within one
  * process; across processes over by about a tenth of a second of the client's requests to the
  * other processes, never more than half the limit per other process (the bounds are
- * BatchedRateLimitStore's). Every refusal is decided at Redis.
+ * BatchedRateLimitStore's). Every refusal is decided at Redis. The middleware is ours, not
+ * express-rate-limit's (which the rarer operation limits below use): its four awaits, a `finish`
+ * listener and promise per request and a hash of the key for the headers were a tenth of a cached
+ * read's cost. A move played is given back when `markMovePlayed` says so, not on every answer.
  */
 export function rateLimiter(
   stores: RateLimitStores,
@@ -138,49 +151,73 @@ export function rateLimiter(
   },
 ): RequestHandler {
   const setHeaders = draft8Headers(limits.windowMs);
-  const identifier = (res: Response) => (principalOf(res) ? 'token' : 'address');
-  const limiter = rateLimit({
-    windowMs: limits.windowMs,
-    limit: (_req, res) => (principalOf(res) ? limits.perToken : limits.perIp),
-    standardHeaders: false,
-    legacyHeaders: false,
-    keyGenerator: (req, res) => {
-      const who = principalOf(res);
-      if (who === null) return addressKey(req.ip);
-      if (who.kind === 'admin') return 'admin';
-      return who.kind === 'bot' ? `b:${who.botId}` : `acc:${who.accountId}`;
-    },
+  const store = stores('requests', {
+    limitOf: (key) => (key.startsWith(ADDRESS_KEY) ? limits.perIp : limits.perToken),
+  });
+  void store.init?.({ windowMs: limits.windowMs } as Options);
+  const keyOf = (req: Request, who: Principal | null): string => {
+    if (who === null) return addressKey(req.ip);
+    if (who.kind === 'admin') return 'admin';
+    return who.kind === 'bot' ? `b:${who.botId}` : `acc:${who.accountId}`;
+  };
+  const refuse = (req: Request, res: Response, next: NextFunction, who: Principal | null, until: number) => {
+    // Until its window ends the client is refused at the door (a request with a token that
+    // matched nothing counted against its address, and so do the address's anonymous ones).
+    // One with a key the door reads first (a stale cookie, a token that matched nothing) is
+    // remembered under that key too, or it would meet the limiter again each time.
+    const keys = new Set(who === null ? [addressKey(req.ip), doorKey(req)] : [doorKey(req)]);
+    const first = [...keys].map((key) => door.refused.remember(key, until)).some(Boolean);
+    if (first) door.onFirstRefusal(req, principalLabel(who));
+    holdConnection(res);
+    const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+    next(new RateLimitedError(generalRefusal(limits, who !== null), retryAfter));
+  };
+  const counted = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    who: Principal | null,
+    key: string,
+    { totalHits, resetTime }: IncrementResponse,
+  ) => {
+    const limit = who === null ? limits.perIp : limits.perToken;
+    (req as AugmentedRequest).rateLimit = {
+      limit,
+      used: totalHits,
+      remaining: Math.max(limit - totalHits, 0),
+      resetTime,
+      key,
+    };
+    setHeaders(req, res, who === null ? 'address' : 'token');
+    if (totalHits > limit) {
+      refuse(req, res, next, who, resetTime?.getTime() ?? Date.now() + limits.windowMs);
+      return;
+    }
+    res.locals[GIVE_BACK] = () => {
+      if (resetTime === undefined || Date.now() < resetTime.getTime()) void store.decrement(key);
+    };
+    next();
+  };
+  return (req, res, next) => {
     // A scrape with any other token counts: unlimited, /metrics let anyone try admin tokens at
     // about 350 a second.
-    skip: (req, res) =>
-      UNLIMITED_PATHS.has(req.path) || (ADMIN_PATHS.has(req.path) && principalOf(res)?.kind === 'admin'),
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.locals[MOVE_PLAYED] === true,
-    validate,
-    store: stores('requests', {
-      limitOf: (key) => (key.startsWith(ADDRESS_KEY) ? limits.perIp : limits.perToken),
-    }),
-    handler: (req, res, next) => {
-      setHeaders(req, res, identifier(res));
-      const who = principalOf(res);
-      // Until its window ends the client is refused at the door (a request with a token that
-      // matched nothing counted against its address, and so do the address's anonymous ones).
-      const until = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + limits.windowMs;
-      // One with a key the door reads first (a stale cookie, a token that matched nothing) is
-      // remembered under that key too, or it would meet the limiter again each time.
-      const keys = new Set(who === null ? [addressKey(req.ip), doorKey(req)] : [doorKey(req)]);
-      const first = [...keys].map((key) => door.refused.remember(key, until)).some(Boolean);
-      if (first) door.onFirstRefusal(req, principalLabel(who));
-      holdConnection(res);
-      const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
-      next(new RateLimitedError(generalRefusal(limits, who !== null), retryAfter));
-    },
-  });
-  return (req, res, next) =>
-    limiter(req, res, (error?: unknown) => {
-      if (error === undefined) setHeaders(req, res, identifier(res));
+    const who = principalOf(res);
+    if (UNLIMITED_PATHS.has(req.path) || (ADMIN_PATHS.has(req.path) && who?.kind === 'admin')) {
+      next();
+      return;
+    }
+    const key = keyOf(req, who);
+    let hits: IncrementResponse | Promise<IncrementResponse>;
+    try {
+      hits = store.increment(key);
+    } catch (error) {
       next(error);
-    });
+      return;
+    }
+    // The store answers at once for most requests (see BatchedRateLimitStore): no promise then.
+    if (hits instanceof Promise) hits.then((answer) => counted(req, res, next, who, key, answer), next);
+    else counted(req, res, next, who, key, hits);
+  };
 }
 
 const HOUR_MS = 3_600_000;
