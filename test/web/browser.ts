@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -101,10 +101,19 @@ async function bundledChromium(): Promise<FoundBrowser> {
   } catch {
     throw new Error(`@sparticuz/chromium is not installed; ${INSTALL_HINT}`);
   }
-  const packageRoot = join(dirname(entry), '..');
-  const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
-    version: string;
-  };
+  // The package's root is the nearest folder up from its entry whose package.json names it: the
+  // entry's depth differs between versions (build/index.js, build/esm/index.js beside a package.json
+  // of its own that only says "type").
+  let packageRoot = dirname(entry);
+  let manifest: { name?: string; version?: string } = {};
+  for (; packageRoot !== dirname(packageRoot); packageRoot = dirname(packageRoot)) {
+    const file = join(packageRoot, 'package.json');
+    if (!existsSync(file)) continue;
+    manifest = JSON.parse(readFileSync(file, 'utf8')) as typeof manifest;
+    if (manifest.name === '@sparticuz/chromium') break;
+  }
+  const { version } = manifest;
+  if (version === undefined) throw new Error(`@sparticuz/chromium has no package.json above ${entry}`);
   // Versioned, so upgrading the package unpacks the new browser instead of reusing the old one.
   const dir = join(tmpdir(), `sparticuz-chromium-${version}`);
   const executablePath = join(dir, 'chromium');
@@ -135,7 +144,11 @@ async function unpack(entry: string, packageRoot: string, dir: string): Promise<
     const script = [
       `const m = await import(${JSON.stringify(pathToFileURL(entry).href)});`,
       'await m.default.executablePath();',
-      existsSync(al2023) ? `await m.inflate(${JSON.stringify(al2023)});` : '',
+      // Versions before 148 keep `inflate` in lambdafs beside the entry, not among its exports.
+      `const lambdafs = ${JSON.stringify(pathToFileURL(join(dirname(entry), `lambdafs${extname(entry)}`)).href)};`,
+      existsSync(al2023)
+        ? `await (m.inflate ?? (await import(lambdafs)).inflate)(${JSON.stringify(al2023)});`
+        : '',
     ].join('\n');
     // A child process, because the package reads $TMPDIR, and this one's must not change under the
     // harness being created alongside.
