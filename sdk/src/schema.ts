@@ -1208,6 +1208,11 @@ export interface components {
          */
         BotName: string;
         /**
+         * @description A bot, by its id (`bot_…`) or by its name (names are unique whatever their case): `"house-greedy"` names the greedy house bot. A name is looked up when the request is made; the match records the id.
+         * @example house-greedy
+         */
+        BotRef: components["schemas"]["BotId"] | components["schemas"]["BotName"];
+        /**
          * Format: uri
          * @description An `http` or `https` URL the arena calls on the bot's turns.
          * @example https://bots.example.org/greedy
@@ -1776,8 +1781,8 @@ export interface components {
             nextCursor: string | null;
         };
         CreateMatchRequest: {
-            black: components["schemas"]["BotId"];
-            white: components["schemas"]["BotId"];
+            black: components["schemas"]["BotRef"];
+            white: components["schemas"]["BotRef"];
             rules?: components["schemas"]["RulesOptionsInput"];
             /**
              * @description Admin only; a rated match is played under the arena's rated rules.

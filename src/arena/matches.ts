@@ -22,7 +22,7 @@ import { type Opening, openings, RulesError } from '../reversi/index.ts';
 import type { BotAnnouncement, MatchQuery } from '../store/match-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock, RandomBytes } from '../support/clock.ts';
-import { newId } from '../support/ids.ts';
+import { ID_PATTERN, newId } from '../support/ids.ts';
 import { challengeOffer } from './challenges.ts';
 import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 
@@ -160,7 +160,8 @@ export class MatchService {
     input: NewMatchInput,
     options: { readonly origin?: string } = {},
   ): Promise<MatchRecord> {
-    const prepared = await this.#prepare(principal, input);
+    const [black, white] = await Promise.all([this.#botId(input.black), this.#botId(input.white)]);
+    const prepared = await this.#prepare(principal, { ...input, black, white });
     const { challenger, opponent, queuedAs } = prepared;
     const { stores, limits } = this.deps;
     // A house bot plays in the worker, with no server of its own to overload: people at /play may
@@ -241,6 +242,14 @@ export class MatchService {
       throw retiredMeanwhile();
     for (const match of matches) await this.#enqueue(match);
     return matches;
+  }
+
+  /** A bot a challenge names by its id or by its name (`house-greedy`): its id. */
+  async #botId(idOrName: string): Promise<string> {
+    if (ID_PATTERN.bot.test(idOrName)) return idOrName;
+    const id = await this.deps.stores.bots.findBotIdByName(idOrName);
+    if (id === null) throw new NotFoundError('bots/not-found', `No bot has the name ${idOrName}.`);
+    return id;
   }
 
   /**

@@ -95,9 +95,12 @@ export const rulesInput = z.strictObject({
 });
 tied<Exact<z.input<typeof rulesInput>, Schemas['RulesOptionsInput']>>();
 
+/** A bot by its id or its name: an id is itself a well-formed name, so the name's form takes both. */
+const botRef = z.string().regex(/^[A-Za-z0-9_-]{3,32}$/, 'must be a bot id (bot_…) or a bot name');
+
 export const createMatchBody = z.strictObject({
-  black: botIdSchema,
-  white: botIdSchema,
+  black: botRef,
+  white: botRef,
   rules: rulesInput.optional(),
   rated: z.boolean().default(false),
 });

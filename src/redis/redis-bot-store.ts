@@ -92,6 +92,10 @@ export class RedisBotStore implements BotStore {
     return this.redis.get(this.keys.token(tokenHash));
   }
 
+  async findBotIdByName(name: string): Promise<string | null> {
+    return this.redis.get(this.keys.botName(name));
+  }
+
   async updateBot(id: string, changes: BotChanges): Promise<BotRecord | null> {
     const fields: string[] = [];
     const set = (field: string, value: string | null | undefined) => {

@@ -19,6 +19,8 @@ export interface BotStore {
   getBots(ids: readonly string[]): Promise<(BotRecord | null)[]>;
   /** The id of the active bot whose token has this hash, if any. */
   findBotIdByTokenHash(tokenHash: string): Promise<string | null>;
+  /** The id of the bot with this name (names are unique whatever their case), if any. */
+  findBotIdByName(name: string): Promise<string | null>;
   /** Applies changes atomically; `null` when there is no such bot. */
   updateBot(id: string, changes: BotChanges): Promise<BotRecord | null>;
   /**

@@ -61,6 +61,41 @@ describe('POST /v1/matches', () => {
     });
   });
 
+  describe('naming bots', () => {
+    it('takes a bot by its name, whatever its case, and records its id', async () => {
+      const res = await request(h.app)
+        .post('/v1/matches')
+        .set(bearer(black.token))
+        .send({ black: 'BLACK-bot', white: 'white-bot' });
+      expect(res.status).toBe(202);
+      expect(res.body.black).toMatchObject({ id: black.id, name: 'black-bot' });
+      expect(res.body.white).toMatchObject({ id: white.id, name: 'white-bot' });
+      const stored = await request(h.app).get(`/v1/matches/${res.body.id}`);
+      expect(stored.body.white.id).toBe(white.id);
+    });
+
+    it('answers 404 bots/not-found for a name no bot has, and writes nothing', async () => {
+      const before = await storedKeys(h);
+      const res = await request(h.app)
+        .post('/v1/matches')
+        .set(bearer(black.token))
+        .send({ black: black.id, white: 'nobody-here' });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('bots/not-found');
+      expect(res.body.detail).toBe('No bot has the name nobody-here.');
+      expect(await storedKeys(h)).toEqual(before);
+    });
+
+    it('still needs the token of one of the players a name stands for', async () => {
+      const res = await request(h.app)
+        .post('/v1/matches')
+        .set(bearer(outsider.token))
+        .send({ black: 'black-bot', white: 'white-bot' });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('auth/forbidden');
+    });
+  });
+
   describe('with the admin token', () => {
     it('queues a match between any two bots', async () => {
       const res = await request(h.app)
