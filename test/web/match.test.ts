@@ -29,6 +29,7 @@ let finished: {
   id: string;
   moves: { ply: number; square: string; flips: string[]; player: string }[];
   result: { discs: { black: number; white: number } };
+  rules: { timeLimitMs: number; overageMs: number };
 };
 
 beforeAll(async () => {
@@ -87,6 +88,14 @@ describe('a finished match at /matches/<id>', () => {
     await expect(page.locator('#outcome').textContent()).resolves.toMatch(/wins, \d+–\d+|Draw, \d+–\d+/);
     await expect(page.locator('#outcome').textContent()).resolves.toContain('completed');
     await expect(page.locator('h1').textContent()).resolves.toBe('north vs south');
+    // The time control in words, from the match's own rules.
+    const { timeLimitMs, overageMs } = finished.rules;
+    const inWords = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
+    await expect(page.locator('#rules').textContent()).resolves.toContain(
+      overageMs > 0
+        ? `${inWords(timeLimitMs)} a move + ${inWords(overageMs)} bank`
+        : `${inWords(timeLimitMs)} a move, no bank`,
+    );
     expect(await page.locator('.board .label.file').allTextContents()).toEqual([...'abcdefgh']);
     expect(await page.locator('.board .label.rank').allTextContents()).toEqual([...'12345678']);
     expect(problems).toEqual([]);

@@ -157,6 +157,24 @@ export function timeEl(iso, now = Date.now()) {
 
 export const formatRating = (value) => String(Math.round(value));
 
+/** A duration in words, as people say it: "500 ms", "1 s", "1.5 s", "1 min", "2 min 30 s", "1 h". */
+export function formatDuration(ms) {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  const hours = Math.floor(ms / 3_600_000);
+  const minutes = Math.floor((ms % 3_600_000) / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return [hours && `${hours} h`, minutes && `${minutes} min`, seconds && `${seconds} s`]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** A match's time control in words: "1 s a move + 5 s bank", "1 min a move, no bank". */
+export function timeControlText({ timeLimitMs, overageMs }) {
+  const perMove = `${formatDuration(timeLimitMs)} a move`;
+  return overageMs > 0 ? `${perMove} + ${formatDuration(overageMs)} bank` : `${perMove}, no bank`;
+}
+
 /** "+12", "−7", "±0" with a real minus sign. */
 export function formatDelta(value) {
   const rounded = Math.round(value);

@@ -6,9 +6,11 @@ import {
   el,
   formatDateTime,
   formatDelta,
+  formatDuration,
   formatRating,
   otherColor,
   REASON_TEXT,
+  timeControlText,
 } from './common.js';
 
 const player = (match, color) =>
@@ -21,14 +23,14 @@ const player = (match, color) =>
     el('span', { class: 'muted' }, `(${color})`),
   );
 
-/** "White moves first · every trapped line flips · most discs wins · 1000 ms a move + 5000 ms overage · rated" */
+/** "White moves first · every trapped line flips · scored by discs · 1 s a move + 5 s bank · rated" */
 export function rulesText(match) {
   const r = match.rules;
   return [
     `${capitalize(r.firstPlayer)} moves first`,
     r.captureRule === 'all' ? 'every trapped line flips' : 'one trapped line flips (single-direction)',
     r.scoring === 'discs' ? 'scored by discs' : 'empty squares go to the winner',
-    `${r.timeLimitMs} ms a move + ${r.overageMs} ms overage bank`,
+    timeControlText(r),
     match.rated ? 'rated' : 'unrated',
   ].join(' · ');
 }
@@ -145,8 +147,8 @@ export function details(match) {
     ['First player', match.rules.firstPlayer],
     ['Capture rule', match.rules.captureRule],
     ['Scoring', match.rules.scoring],
-    ['Time limit', `${match.rules.timeLimitMs} ms a move`],
-    ['Overage bank', `${match.rules.overageMs} ms`],
+    ['Time limit', `${formatDuration(match.rules.timeLimitMs)} a move`],
+    ['Overage bank', formatDuration(match.rules.overageMs)],
     ['Rated', match.rated ? 'yes' : 'no'],
     ['Match id', el('code', {}, match.id)],
   ];

@@ -11,6 +11,7 @@ import {
   formatTime,
   matchHref,
   replaceChildren,
+  timeControlText,
 } from './common.js';
 
 const REFRESH_MS = 3000;
@@ -41,7 +42,7 @@ function profile(t) {
     ['Games per pairing', t.gamesPerPairing === 2 ? '2 (colours swapped)' : '1'],
     ['Openings', t.openings === 'balanced' ? 'balanced, drawn per pairing' : 'standard start'],
     ['Rated', t.rated ? 'yes' : 'no'],
-    ['Time', `${t.rules.timeLimitMs} ms a move, ${t.rules.overageMs} ms bank`],
+    ['Time', timeControlText(t.rules)],
     ['Created', formatDateTime(t.createdAt)],
   ];
   if (t.challenger) rows.splice(1, 0, ['Challenger', botLink(t.challenger)]);
