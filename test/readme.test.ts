@@ -25,6 +25,19 @@ describe('the README', () => {
     expect(documented.filter((name) => !CONFIG_VARIABLES.includes(name!))).toEqual([]);
   });
 
+  it('runs its shell commands against $ARENA, set from PORT, so that they work on any port', () => {
+    const blocks = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const calling = blocks.filter((block) => /curl|npm run bot -- pull/.test(block));
+    expect(calling.length).toBeGreaterThan(3);
+    for (const block of calling) {
+      expect(block).not.toMatch(/localhost:\d+\/v1/);
+      if (block.includes('$ARENA')) expect(block).toMatch(/ARENA=http:\/\/localhost:\$\{PORT:-3000\}/);
+      for (const line of block.split('\n').filter((l) => /npm run bot -- pull/.test(l))) {
+        expect(line).toContain('--arena "$ARENA"');
+      }
+    }
+  });
+
   it('starts with the two commands of the Quick start and the map of the code', () => {
     const quick = section('Quick start');
     expect(quick).toContain('npm ci\nnpm run demo');
