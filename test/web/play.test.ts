@@ -122,7 +122,7 @@ describe('the /play page', () => {
 
     const played = await clickLegalSquares(page);
     const result = page.locator('[data-result]');
-    await expect(result.textContent()).resolves.toMatch(/You win|house-random wins|Draw/);
+    await expect(result.textContent()).resolves.toMatch(/^(You won |You lost |Draw, )\d+–\d+/);
 
     const match = (await request(h.app).get(`/v1/matches/${matchId}`)).body;
     expect(match).toMatchObject({
@@ -141,6 +141,17 @@ describe('the /play page', () => {
     expect(await result.getAttribute('data-result')).toBe(
       match.result.winner === null ? 'draw' : match.result.winner === 'black' ? 'win' : 'loss',
     );
+    // The score as the player counts it, their discs first; the lines of the game are gone.
+    const { black: mine, white: theirs } = match.result.discs;
+    await expect(result.textContent()).resolves.toBe(
+      match.result.winner === null
+        ? `Draw, ${mine}–${theirs}.`
+        : match.result.winner === 'black'
+          ? `You won ${mine}–${theirs}.`
+          : `You lost ${mine}–${theirs} to house-random.`,
+    );
+    expect(await page.locator('#last-move').textContent()).toBe('');
+    expect(await page.locator('.kbd-help').isVisible()).toBe(false);
     // The final position as the arena has it, and the last move marked.
     const state = (await request(h.app).get(`/v1/matches/${matchId}/state`)).body;
     expect(await drawnBoard(page)).toEqual(state.board);

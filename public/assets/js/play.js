@@ -322,6 +322,7 @@ async function follow(matchId, guest) {
   $('game').hidden = false;
   $('new-game').hidden = true;
   $('result').hidden = true;
+  for (const help of document.querySelectorAll('.kbd-help')) help.hidden = false;
   $('result').removeAttribute('data-result');
   $('match-link').href = matchHref(matchId);
   $('title').textContent = `${match.black.name} vs ${match.white.name}`;
@@ -516,7 +517,10 @@ const REASON = {
 /** The result panel: who won, the score, and why it ended when it was not played out. */
 function finish(current, state) {
   const { result } = state;
-  const discs = `${result.discs.black}–${result.discs.white}`;
+  // The score as the player counts it: their own discs first.
+  const mine = result.discs[current.you];
+  const theirs = result.discs[current.you === 'black' ? 'white' : 'black'];
+  const discs = `${mine}–${theirs}`;
   let kind;
   let text;
   if (state.status === 'aborted' || result.reason === 'aborted') {
@@ -527,7 +531,7 @@ function finish(current, state) {
     text = `Draw, ${discs}.`;
   } else {
     kind = result.winner === current.you ? 'win' : 'loss';
-    text = `${kind === 'win' ? 'You win' : `${opponentName(current)} wins`}, ${discs} (black–white).`;
+    text = kind === 'win' ? `You won ${discs}.` : `You lost ${discs} to ${opponentName(current)}.`;
   }
   const fault = result.fault;
   const why = fault
@@ -539,6 +543,10 @@ function finish(current, state) {
   replaceChildren(box, el('p', {}, el('strong', {}, text), why));
   box.hidden = false;
   $('turn').textContent = 'Game over.';
+  // What told the player how to move, or that they could not, is over with the game.
+  $('last-move').textContent = '';
+  $('turn').classList.remove('pass');
+  for (const help of document.querySelectorAll('.kbd-help')) help.hidden = true;
   $('announce').textContent = `Game over. ${text}${why}`;
   $('new-game').hidden = false;
   forgetMatch();
