@@ -283,6 +283,16 @@ describe('a finished match at /matches/<id>', () => {
     expect(board!.width).toBeGreaterThan(300);
     expect(board!.x + board!.width).toBeLessThanOrEqual(375);
     expect(await controlsOffScreen(phone)).toEqual([]);
+    // The match id is one line: copied and read as one word, never broken mid-string.
+    const id = phone.locator('code.id');
+    await expect(id.textContent()).resolves.toBe(finished.id);
+    const { height, lineHeight } = await id.evaluate((node) => ({
+      height: node.getBoundingClientRect().height,
+      lineHeight: Number.parseFloat(getComputedStyle(node).lineHeight) || 20,
+    }));
+    expect(height).toBeLessThan(1.5 * lineHeight);
+    const idBox = await id.boundingBox();
+    expect(idBox!.x + idBox!.width).toBeLessThanOrEqual(375);
     await screenshot(phone, 'match-375');
     await phone.close();
   });

@@ -47,7 +47,7 @@ function profileRows(bot) {
     ['Status', bot.status],
     ['Registered', formatDateTime(bot.createdAt)],
     ['Last played', bot.lastPlayedAt ? formatDateTime(bot.lastPlayedAt) : 'never'],
-    ['Id', el('code', {}, bot.id)],
+    ['Id', el('code', { class: 'id' }, bot.id)],
   ];
   return rows.map(([term, value]) => el('div', {}, el('dt', {}, term), el('dd', {}, value)));
 }

@@ -150,7 +150,7 @@ export function details(match) {
     ['Time limit', `${formatDuration(match.rules.timeLimitMs)} a move`],
     ['Overage bank', formatDuration(match.rules.overageMs)],
     ['Rated', match.rated ? 'yes' : 'no'],
-    ['Match id', el('code', {}, match.id)],
+    ['Match id', el('code', { class: 'id' }, match.id)],
   ];
   return rows.map(([term, value]) => el('div', {}, el('dt', {}, term), el('dd', {}, value)));
 }
