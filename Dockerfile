@@ -28,6 +28,7 @@ COPY sdk/src ./sdk/src
 COPY src ./src
 COPY workers ./workers
 COPY examples ./examples
+COPY starters ./starters
 COPY public ./public
 USER node
 EXPOSE 3000

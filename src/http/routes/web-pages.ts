@@ -8,6 +8,7 @@ export const NAVIGATION: readonly { readonly href: string; readonly label: strin
   { href: '/live', label: 'Live' },
   { href: '/tournaments', label: 'Tournaments' },
   { href: '/register', label: 'Register a bot' },
+  { href: '/starters', label: 'Starters' },
   { href: '/protocol', label: 'Bot protocol' },
   { href: '/my-bots', label: 'My bots' },
   { href: '/docs/', label: 'API docs' },

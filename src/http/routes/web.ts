@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
@@ -23,6 +24,8 @@ export const WEB_PAGES = [
   '/live',
   '/register',
   '/protocol',
+  '/starters',
+  '/starters/{kit}/{file}',
   '/play',
   '/bots/{botId}',
   '/matches/{matchId}',
@@ -37,6 +40,23 @@ export const WEB_PAGES = [
  * directly (no bundler), from the arena's own origin, as its Content Security Policy wants.
  */
 const WEBAUTHN_BROWSER_DIR = dirname(fileURLToPath(import.meta.resolve('@simplewebauthn/browser')));
+
+/**
+ * The starter kits' files, by kit, as the repository's `starters/` holds them: the files at the top of
+ * each kit's folder, and nothing else (no folder, no dotfile, no path a request could make up).
+ */
+const STARTERS_DIR = fileURLToPath(new URL('starters/', PROJECT_ROOT));
+const STARTER_FILES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  ['python', 'typescript'].map((kit) => {
+    const dir = join(STARTERS_DIR, kit);
+    const files = existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true })
+          .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+          .map((entry) => entry.name)
+      : [];
+    return [kit, new Set(files)];
+  }),
+);
 
 /** Pages are put together once per process, then answered from memory (ETag from their bytes). */
 const rendered = new Map<string, string>();
@@ -84,6 +104,21 @@ export function webRouter(): Router {
     page('tournament.html', null, ID_PATTERN.tournament, 'tournamentId'),
   );
   router.get('/my-bots', page('my-bots.html', '/my-bots'));
+  router.get('/starters', page('starters.html', '/starters'));
+  // A starter's file as text, to read in the browser or save as it is.
+  router.get('/starters/:kit/:file', (req, res, next) => {
+    const { kit = '', file = '' } = req.params;
+    if (!STARTER_FILES.get(kit)?.has(file)) return next();
+    res.sendFile(file, {
+      root: join(STARTERS_DIR, kit),
+      cacheControl: false,
+      headers: {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Disposition': `inline; filename="${file}"`,
+        'Cache-Control': ASSET_CACHE_CONTROL,
+      },
+    });
+  });
   router.use(
     '/assets/vendor/simplewebauthn',
     express.static(WEBAUTHN_BROWSER_DIR, {
