@@ -6,6 +6,7 @@ import {
   type MatchState,
   sleep,
   TokenRefusedError,
+  withOwnSignal,
 } from '@reversi-arena/client';
 import type { Action, Turn } from '../../src/house/turn.ts';
 
@@ -32,23 +33,6 @@ export async function whoAmI(arena: string, token: string): Promise<{ id: string
   if (response.status === 401 || response.status === 403) throw new TokenRefusedError(response.status, error);
   if (!data) throw new Error(`GET /v1/bots/me answered ${describeProblem(error, response.status)}`);
   return data;
-}
-
-/**
- * Runs `request` with a signal of its own that aborts with `signal`. Node's fetch keeps a listener
- * on a request's signal until the request is collected: on a signal that lives as long as the bot,
- * one per move would pile up.
- */
-async function withOwnSignal<T>(signal: AbortSignal, request: (own: AbortSignal) => Promise<T>): Promise<T> {
-  const own = new AbortController();
-  const abort = () => own.abort(signal.reason);
-  if (signal.aborted) abort();
-  else signal.addEventListener('abort', abort, { once: true });
-  try {
-    return await request(own.signal);
-  } finally {
-    signal.removeEventListener('abort', abort);
-  }
 }
 
 /**

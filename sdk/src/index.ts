@@ -24,6 +24,7 @@ export {
   sleep,
 } from './events.js';
 export type { components, operations, paths, webhooks } from './schema.js';
+export { withOwnSignal } from './signals.js';
 export {
   createPushVerifier,
   type HeadersLike,

@@ -24,6 +24,7 @@ import {
   type Reconnect,
   sleep,
   TokenRefusedError,
+  withOwnSignal,
 } from '@reversi-arena/client';
 import { chooseMove, firstLegal } from './strategy.ts';
 
@@ -40,23 +41,6 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-}
-
-/**
- * Runs `request` with a signal of its own that aborts with `signal`. Node's fetch keeps a listener
- * on a request's signal until the request is collected: on a signal that lives as long as the bot,
- * one per move would pile up.
- */
-async function withOwnSignal<T>(signal: AbortSignal, request: (own: AbortSignal) => Promise<T>): Promise<T> {
-  const own = new AbortController();
-  const abort = () => own.abort(signal.reason);
-  if (signal.aborted) abort();
-  else signal.addEventListener('abort', abort, { once: true });
-  try {
-    return await request(own.signal);
-  } finally {
-    signal.removeEventListener('abort', abort);
-  }
 }
 
 /** Posting a move failed in a way a reconnect may fix. */
