@@ -160,12 +160,20 @@ export function rateLimiter(
     if (who.kind === 'admin') return 'admin';
     return who.kind === 'bot' ? `b:${who.botId}` : `acc:${who.accountId}`;
   };
-  const refuse = (req: Request, res: Response, next: NextFunction, who: Principal | null, until: number) => {
+  const refuse = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    who: Principal | null,
+    key: string,
+    until: number,
+  ) => {
     // Until its window ends the client is refused at the door (a request with a token that
     // matched nothing counted against its address, and so do the address's anonymous ones).
     // One with a key the door reads first (a stale cookie, a token that matched nothing) is
     // remembered under that key too, or it would meet the limiter again each time.
-    const keys = new Set(who === null ? [addressKey(req.ip), doorKey(req)] : [doorKey(req)]);
+    // An anonymous client's key is its address's (see keyOf).
+    const keys = new Set(who === null ? [key, doorKey(req)] : [doorKey(req)]);
     const first = [...keys].map((key) => door.refused.remember(key, until)).some(Boolean);
     if (first) door.onFirstRefusal(req, principalLabel(who));
     holdConnection(res);
@@ -190,7 +198,7 @@ export function rateLimiter(
     };
     setHeaders(req, res, who === null ? 'address' : 'token');
     if (totalHits > limit) {
-      refuse(req, res, next, who, resetTime?.getTime() ?? Date.now() + limits.windowMs);
+      refuse(req, res, next, who, key, resetTime?.getTime() ?? Date.now() + limits.windowMs);
       return;
     }
     res.locals[GIVE_BACK] = () => {
