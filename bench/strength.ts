@@ -16,16 +16,18 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { MatchService } from '../src/arena/matches.ts';
+import { RoundMaker } from '../src/arena/tournament-rounds.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRedis } from '../src/connections/redis-connection.ts';
 import { ArenaScheduler } from '../src/matchmaking/scheduler.ts';
+import { scheduledEvents } from '../src/pool/worker-pool.ts';
 import { BullMatchQueue } from '../src/queue/match-queue.ts';
 import { bradleyTerryFromColumns } from '../src/rating/bradley-terry.ts';
 import { deleteKeysUnder } from '../src/redis/maintenance.ts';
 import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
 import { redisStores } from '../src/redis/redis-stores.ts';
 import { systemClock } from '../src/support/clock.ts';
-import { seededRandom } from '../src/support/random.ts';
+import { secureRandomBytes, seededRandom } from '../src/support/random.ts';
 
 const { values } = parseArgs({
   options: {
@@ -138,6 +140,12 @@ try {
       clock: systemClock,
       random: () => Buffer.alloc(0),
       limits: config.limits,
+    }),
+    events: scheduledEvents({
+      stores,
+      rounds: new RoundMaker({ queue, clock: systemClock, random: secureRandomBytes }),
+      clock: systemClock,
+      config,
     }),
     clock: systemClock,
     random: seededRandom(1),

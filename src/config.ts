@@ -25,6 +25,91 @@ function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128);
 }
 
+/** A duration as `30s`, `5m`, `1h` or `1d`, in milliseconds. */
+const duration = z
+  .string()
+  .regex(/^\d{1,6}[smhd]$/, 'must be a whole number of s, m, h or d, as 5m or 1h')
+  .transform(
+    (text) =>
+      Number(text.slice(0, -1)) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[text.at(-1) as 's'],
+  );
+
+/** One recurring event of EVENTS: a tournament the arena creates, opens for entries and starts by itself. */
+const eventSeries = z
+  .strictObject({
+    /** Names the series in its events' `series` field and in their ids; unique among the series. */
+    key: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1-32 of a-z, 0-9 and -'),
+    name: z.string().min(1).max(60),
+    format: z.enum(['round-robin', 'swiss']),
+    /** How often one starts: the starts are the multiples of `every` since the epoch (UTC), plus `at`. */
+    every: duration.refine((ms) => ms >= 10_000, 'must be at least 10s'),
+    at: duration.default(0),
+    rounds: z.number().int().min(1).max(50).optional(),
+    minEntrants: z.number().int().min(2).max(64).default(4),
+    gamesPerPairing: z.union([z.literal(1), z.literal(2)]).default(2),
+    openings: z.enum(['standard', 'balanced']).default('balanced'),
+    rated: z.boolean().default(true),
+    minRatedGames: z.number().int().min(0).max(100_000).default(0),
+    /** Enter the house bots in each (the demo's events, so that one runs with nobody else there). */
+    houseBots: z.boolean().default(false),
+  })
+  .superRefine((series, ctx) => {
+    if (series.at >= series.every) ctx.addIssue({ code: 'custom', message: 'at must be shorter than every' });
+    if ((series.format === 'swiss') !== (series.rounds !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'rounds is required for swiss, and only for swiss' });
+    }
+    // A Swiss field of n plays at most n - 1 rounds (n if odd) without a rematch: the smallest field must.
+    const fewest = series.minEntrants % 2 === 0 ? series.minEntrants - 1 : series.minEntrants;
+    if (series.rounds !== undefined && series.rounds > fewest) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${series.minEntrants} entrants play at most ${fewest} Swiss rounds`,
+      });
+    }
+  });
+
+/** The events `npm start` schedules unless EVENTS says otherwise: an hourly round robin and a daily Swiss. */
+export const DEFAULT_EVENTS = JSON.stringify([
+  {
+    key: 'hourly',
+    name: 'Hourly round robin',
+    format: 'round-robin',
+    every: '1h',
+    minEntrants: 3,
+    minRatedGames: 5,
+  },
+  {
+    key: 'daily',
+    name: 'Daily Swiss',
+    format: 'swiss',
+    rounds: 5,
+    every: '1d',
+    at: '18h',
+    minEntrants: 6,
+    minRatedGames: 5,
+  },
+]);
+
+/** EVENTS: a JSON array of event series, or `off` (or `[]`) for none. */
+const eventsSetting = z
+  .string()
+  .default(DEFAULT_EVENTS)
+  .transform((text, ctx) => {
+    if (['off', 'none', ''].includes(text.trim())) return [];
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of event series, or off' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(eventSeries)
+      .max(20)
+      .refine((all) => new Set(all.map((s) => s.key)).size === all.length, 'each series needs its own key'),
+  );
+
 const envSchema = z.object({
   PORT: integer(3000, 0),
   HOST: z.string().default('0.0.0.0'),
@@ -86,6 +171,13 @@ const envSchema = z.object({
    * one match a pairing, from the start position.
    */
   MATCHMAKING_OPENINGS: z.enum(['balanced', 'standard']).default('balanced'),
+  /**
+   * The tournaments the arena schedules by itself (README "Scheduled events"): a JSON array of
+   * series, each opened for entries until it starts; `off` for none.
+   */
+  EVENTS: eventsSetting,
+  /** How often the workers look for an event to create, start or cancel: how late a start may be. */
+  EVENTS_TICK_MS: integer(5000, 100),
   /** How often the Bradley–Terry ratings are recomputed. */
   STRENGTH_INTERVAL_MS: integer(60_000, 100),
   /** Register the house bots (random, greedy, two alpha-betas) at start. */
@@ -350,6 +442,7 @@ const configSchema = envSchema.transform((e, ctx) => {
     },
     sameOperatorGames: e.ALLOW_SAME_OPERATOR_GAMES,
     strengthIntervalMs: e.STRENGTH_INTERVAL_MS,
+    events: { series: e.EVENTS, tickMs: e.EVENTS_TICK_MS },
     houseBots: e.HOUSE_BOTS,
     workers: {
       inProcess: e.WORKERS_IN_PROCESS,

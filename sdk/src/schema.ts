@@ -1869,10 +1869,11 @@ export interface components {
          */
         TournamentFormat: "round-robin" | "swiss" | "gauntlet";
         /**
-         * @description `open` for entries until the admin starts it; `finished` once its last game ended.
+         * @description `open` for entries until it starts (by the admin, or by itself at `startsAt`); `finished` once its last
+         *     game ended; `cancelled` when it had fewer than `minEntrants` active entrants at `startsAt`.
          * @enum {string}
          */
-        TournamentStatus: "open" | "running" | "finished";
+        TournamentStatus: "open" | "running" | "finished" | "cancelled";
         /**
          * @description `balanced`: each pairing starts from a balanced opening drawn at random; `standard`: from the start position.
          * @enum {string}
@@ -1904,6 +1905,17 @@ export interface components {
              * @default 0
              */
             minRatedGames?: number;
+            /**
+             * Format: date-time
+             * @description When the arena starts it by itself (in the future; `400 tournaments/starts-in-past` otherwise). Without it,
+             *     the admin starts it with `POST /v1/tournaments/{tournamentId}/start` (which may also start it early).
+             */
+            startsAt?: string;
+            /**
+             * @description The active entrants a start at `startsAt` needs; with fewer, the tournament is cancelled.
+             * @default 2
+             */
+            minEntrants?: number;
         };
         /** @description A tournament without its rounds and results. (Open to extension by Tournament, so no additionalProperties here.) */
         TournamentSummary: {
@@ -1925,8 +1937,23 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             startedAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When its last game ended, or when it was cancelled.
+             */
             finishedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the arena starts it by itself; `null` when the admin starts it.
+             */
+            startsAt: string | null;
+            /** @description The active entrants a start at `startsAt` needs. */
+            minEntrants: number;
+            /**
+             * @description The scheduled series it belongs to (an event the arena creates by itself, as `EVENTS` configures:
+             *     `hourly`, `daily`, …); `null` for the admin's tournaments.
+             */
+            series: string | null;
         };
         TournamentEntrant: {
             id: components["schemas"]["BotId"];

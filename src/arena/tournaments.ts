@@ -62,6 +62,18 @@ export interface NewTournamentInput {
   readonly rules?: Partial<MatchRules>;
   readonly rated: boolean;
   readonly minRatedGames: number;
+  /** When the arena starts it by itself; without it, the admin starts it. */
+  readonly startsAt?: number;
+  /** The active entrants a start at `startsAt` needs (2 by default). */
+  readonly minEntrants?: number;
+  /** A scheduled event's series and id: each (series, start) names one event, whoever creates it. */
+  readonly series?: { readonly key: string; readonly id: string };
+}
+
+/** What a start at a tournament's `startsAt` came to. */
+export interface DueStart {
+  readonly id: string;
+  readonly outcome: 'started' | 'cancelled' | 'discarded';
 }
 
 /** A tournament with everything its page shows. */
@@ -125,8 +137,16 @@ export class TournamentService {
     await this.checkBots(bots, input.rated);
     const { clock, random } = this.deps;
     const now = clock.now();
+    if (input.startsAt !== undefined && input.startsAt <= now) {
+      throw invalid(
+        'tournaments/starts-in-past',
+        'startsAt must lie in the future.',
+        'body.startsAt',
+        'in the past',
+      );
+    }
     const tournament: TournamentRecord = {
-      id: newId('tournament', now, random),
+      id: input.series?.id ?? newId('tournament', now, random),
       name: input.name,
       format: input.format,
       status: 'open',
@@ -138,6 +158,9 @@ export class TournamentService {
       roundCount: input.format === 'swiss' ? (input.rounds ?? null) : null,
       challenger: input.format === 'gauntlet' ? bots[0]! : null,
       createdAt: now,
+      startsAt: input.startsAt ?? null,
+      minEntrants: input.minEntrants ?? 2,
+      series: input.series?.key ?? null,
       startedAt: null,
       finishedAt: null,
       seeds: null,
@@ -214,6 +237,11 @@ export class TournamentService {
     const state = await this.deps.tournaments.getTournament(id);
     if (state === null) throw notFound(id);
     return this.details(state);
+  }
+
+  /** Whether a tournament of this id exists (in any status). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.deps.tournaments.getTournament(id)) !== null;
   }
 
   list(limit: number, cursor?: string): Promise<Page<TournamentListing>> {
@@ -322,6 +350,36 @@ export class TournamentService {
    */
   async start(principal: Principal | null, id: string): Promise<TournamentDetails> {
     requireAdmin(principal);
+    return this.#start(id, 2);
+  }
+
+  /**
+   * Starts the open tournaments whose start time has come, with at least their `minEntrants`
+   * active entrants; cancels those with fewer (and forgets those nobody entered). Several processes
+   * may run it at once: each start and cancel is guarded, so one of them wins.
+   */
+  async startDue(limit = 20): Promise<DueStart[]> {
+    const { tournaments, clock } = this.deps;
+    const done: DueStart[] = [];
+    for (const id of await tournaments.dueToStart(clock.now(), limit)) {
+      const state = await tournaments.getTournament(id);
+      if (state?.tournament.status !== 'open') continue;
+      try {
+        await this.#start(id, state.tournament.minEntrants);
+        done.push({ id, outcome: 'started' });
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        if (state.entrants.length === 0 && (await tournaments.discard(id))) {
+          done.push({ id, outcome: 'discarded' });
+        } else if (await tournaments.cancel(id, clock.now())) {
+          done.push({ id, outcome: 'cancelled' });
+        }
+      }
+    }
+    return done;
+  }
+
+  async #start(id: string, minEntrants: number): Promise<TournamentDetails> {
     const { tournaments, rounds, clock } = this.deps;
     for (let attempt = 1; attempt <= 20; attempt++) {
       const state = await tournaments.getTournament(id);
@@ -341,7 +399,7 @@ export class TournamentService {
         }),
         t.challenger,
       );
-      this.checkField(t, seeds);
+      this.checkField(t, seeds, minEntrants);
       const roundCount = roundCountOf(t, seeds);
       const plan = planRound({
         tournament: t,
@@ -365,14 +423,14 @@ export class TournamentService {
   }
 
   /** Refuses a start the field cannot play. */
-  private checkField(t: TournamentRecord, seeds: readonly string[]): void {
+  private checkField(t: TournamentRecord, seeds: readonly string[], minEntrants: number): void {
     if (t.challenger !== null && seeds[0] !== t.challenger) {
       throw new ConflictError('tournaments/challenger-retired', "The gauntlet's challenger is retired.");
     }
-    if (seeds.length < 2) {
+    if (seeds.length < Math.max(2, minEntrants)) {
       throw new ConflictError(
         'tournaments/too-few-entrants',
-        `A tournament needs at least 2 active entrants to start; it has ${seeds.length}.`,
+        `A tournament needs at least ${Math.max(2, minEntrants)} active entrants to start; it has ${seeds.length}.`,
       );
     }
     if (t.format === 'swiss' && (t.roundCount ?? 0) > maxSwissRounds(seeds.length)) {

@@ -28,6 +28,9 @@ export function tournamentSummary(t: TournamentRecord, entrantCount: number): Sc
     createdAt: iso(t.createdAt),
     startedAt: isoOrNull(t.startedAt),
     finishedAt: isoOrNull(t.finishedAt),
+    startsAt: isoOrNull(t.startsAt),
+    minEntrants: t.minEntrants,
+    series: t.series,
   };
 }
 

@@ -196,6 +196,8 @@ export const createTournamentBody = z.strictObject({
   rules: rulesInput.optional(),
   rated: z.boolean().default(false),
   minRatedGames: z.number().int().min(0).max(100_000).default(0),
+  startsAt: z.iso.datetime({ offset: true }).optional(),
+  minEntrants: z.number().int().min(2).max(64).default(2),
 });
 tied<Exact<z.input<typeof createTournamentBody>, Schemas['CreateTournamentRequest']>>();
 

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { sweepIdleGuests } from '../arena/guests.ts';
 import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
+import type { EventsTick, ScheduledEvents } from '../arena/scheduled-events.ts';
 import type { Config } from '../config.ts';
 import {
   listenToBullWorker,
@@ -30,6 +31,8 @@ export interface SchedulerDeps {
   /** Where a pull bot's presence is (matchmaking pairs it only while it listens). */
   readonly pull: Pick<BotEventStore, 'isOnline'>;
   readonly matches: MatchService;
+  /** The arena's scheduled events (EVENTS), looked at every EVENTS_TICK_MS. */
+  readonly events: ScheduledEvents;
   readonly clock: Clock;
   readonly random: () => number;
   readonly logger: Logger;
@@ -39,10 +42,12 @@ export interface SchedulerDeps {
 
 /** Longer than any round takes; a process that dies holding the lock frees it after this. */
 const MATCHMAKING_LOCK_MS = 60_000;
+/** Longer than a look at the schedule takes (a few reads and writes per series). */
+const EVENTS_LOCK_MS = 30_000;
 
 /**
- * The arena's recurring jobs, as BullMQ job schedulers: matchmaking (when enabled), the
- * Bradley–Terry recomputation and the sweep of idle guests. Every worker process starts one;
+ * The arena's recurring jobs, as BullMQ job schedulers: matchmaking (when enabled), scheduled
+ * events and timed starts, the Bradley–Terry recomputation and the sweep of idle guests. Every worker process starts one;
  * `upsertJobScheduler` is idempotent and each scheduled run is processed by one worker; a lock
  * keeps overlapping rounds apart.
  */
@@ -74,6 +79,8 @@ export class ArenaScheduler {
     } else {
       await this.queue.removeJobScheduler('matchmaking');
     }
+    // Always: besides EVENTS' series, the admin's tournaments may name a start time.
+    await this.queue.upsertJobScheduler('events', { every: config.events.tickMs }, { name: 'events' });
     await this.queue.upsertJobScheduler(
       'strength',
       { every: config.strengthIntervalMs },
@@ -86,15 +93,19 @@ export class ArenaScheduler {
     );
     this.worker = new Worker(
       SCHEDULE_QUEUE_NAME,
-      async (job) =>
-        job.name === 'matchmake'
-          ? this.matchmake()
-          : job.name === 'sweep-guests'
-            ? this.sweepGuests()
-            : this.recomputeStrength(),
+      async (job) => {
+        if (job.name === 'matchmake') return this.matchmake();
+        if (job.name === 'events') return this.runEvents();
+        if (job.name === 'sweep-guests') return this.sweepGuests();
+        return this.recomputeStrength();
+      },
       { connection: this.deps.connection, prefix: bullPrefix(config.redis.prefix), concurrency: 1 },
     );
     listenToBullWorker(this.worker, this.deps.outages, this.deps.logger, 'scheduler error');
+    // The next events exist from the start, not from the first tick (which may wait out `every`).
+    this.runEvents().catch((error: unknown) =>
+      this.deps.logger.warn({ err: error }, 'scheduled events: the first look failed'),
+    );
   }
 
   /**
@@ -109,6 +120,23 @@ export class ArenaScheduler {
     if (release === null) return [];
     try {
       return await this.matchmakeRound();
+    } finally {
+      await release();
+    }
+  }
+
+  /**
+   * One look at the scheduled events (see ScheduledEvents): under a lock, so that two processes do
+   * not both read an event missing and both create it; null when another process holds the lock.
+   */
+  async runEvents(): Promise<EventsTick | null> {
+    const release = await this.deps.stores.locks.tryLock('events', EVENTS_LOCK_MS);
+    if (release === null) return null;
+    try {
+      const tick = await this.deps.events.tick();
+      for (const { id, outcome } of tick.due)
+        this.deps.logger.info({ tournamentId: id, outcome }, 'scheduled event');
+      return tick;
     } finally {
       await release();
     }

@@ -2,8 +2,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ChallengeService } from '../arena/challenges.ts';
 import { MatchService } from '../arena/matches.ts';
+import { ScheduledEvents } from '../arena/scheduled-events.ts';
 import { TournamentProgress } from '../arena/tournament-progress.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
+import { TournamentService } from '../arena/tournaments.ts';
 import { BotClient } from '../bot-client/index.ts';
 import type { Config } from '../config.ts';
 import type { RedisOutageLog } from '../connections/redis-connection.ts';
@@ -70,6 +72,23 @@ export function createRunner({ stores, pull, clock, config, logger, client }: Ru
   });
 }
 
+/** The arena's scheduled events, on the pool's stores and round maker. */
+export function scheduledEvents(
+  deps: Pick<WorkerPoolDeps, 'stores' | 'clock' | 'config'> & { readonly rounds: RoundMaker },
+): ScheduledEvents {
+  const { stores, rounds, clock, config } = deps;
+  const tournaments = new TournamentService({
+    stores,
+    tournaments: stores.tournaments,
+    rounds,
+    clock,
+    random: secureRandomBytes,
+    limits: config.limits,
+    sameOperatorGames: config.sameOperatorGames,
+  });
+  return new ScheduledEvents({ tournaments, bots: stores.bots, clock, series: config.events.series });
+}
+
 /**
  * One pool of match workers, wired the same in `npm start`, `npm run worker`, its threads and the
  * tests: the runner, the BullMQ worker, tournaments' next rounds, challenges' expiry, and (unless
@@ -86,16 +105,17 @@ export async function createWorkerPool(deps: WorkerPoolDeps): Promise<WorkerPool
     dnsServers: config.botDnsServers,
   });
   const runner = createRunner({ stores, pull, clock, config, logger, client });
+  const rounds = new RoundMaker({
+    queue,
+    clock,
+    random: secureRandomBytes,
+    onEnqueueFailure: (matchId, error) =>
+      logger.warn({ err: error, matchId }, 'tournament match stored but not queued yet'),
+  });
   const tournaments = new TournamentProgress({
     stores,
     tournaments: stores.tournaments,
-    rounds: new RoundMaker({
-      queue,
-      clock,
-      random: secureRandomBytes,
-      onEnqueueFailure: (matchId, error) =>
-        logger.warn({ err: error, matchId }, 'tournament match stored but not queued yet'),
-    }),
+    rounds,
     clock,
     onError: (tournamentId, error) => logger.warn({ err: error, tournamentId }, 'tournament sweep failed'),
   });
@@ -127,6 +147,7 @@ export async function createWorkerPool(deps: WorkerPoolDeps): Promise<WorkerPool
     stores,
     pull,
     matches: new MatchService({ stores, queue, clock, random: secureRandomBytes, limits: config.limits }),
+    events: scheduledEvents({ stores, rounds, clock, config }),
     clock,
     random: Math.random,
     logger,

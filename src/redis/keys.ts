@@ -121,6 +121,8 @@ export function storeKeys(prefix: string) {
     tournamentRounds: (id: string) => `${p}tournament:${id}:rounds`,
     /** Sorted set of every tournament id, all scores 0: lexical order is creation order. */
     tournaments: `${p}tournaments`,
+    /** Sorted set of the open tournaments that start by themselves, scored by their start time. */
+    tournamentsScheduled: `${p}tournaments:scheduled`,
     /** Set of the running tournaments' ids: what the workers' sweep looks at. */
     tournamentsRunning: `${p}tournaments:running`,
   };

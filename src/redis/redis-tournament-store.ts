@@ -53,11 +53,14 @@ function tournamentFields(t: TournamentRecord): string[] {
     minRatedGames: String(t.minRatedGames),
     rules: JSON.stringify(t.rules),
     createdAt: String(t.createdAt),
+    minEntrants: String(t.minEntrants),
     roundsCreated: String(t.roundsCreated),
     entrantsVersion: String(t.entrantsVersion),
   };
   if (t.roundCount !== null) fields.roundCount = String(t.roundCount);
   if (t.challenger !== null) fields.challenger = t.challenger;
+  if (t.startsAt !== null) fields.startsAt = String(t.startsAt);
+  if (t.series !== null) fields.series = t.series;
   if (t.startedAt !== null) fields.startedAt = String(t.startedAt);
   if (t.finishedAt !== null) fields.finishedAt = String(t.finishedAt);
   if (t.seeds !== null) fields.seeds = JSON.stringify(t.seeds);
@@ -79,6 +82,9 @@ function decodeTournament(hash: Record<string, string>): TournamentRecord | null
     roundCount: optionalNumber(hash.roundCount),
     challenger: hash.challenger ?? null,
     createdAt: Number(hash.createdAt),
+    startsAt: optionalNumber(hash.startsAt),
+    minEntrants: Number(hash.minEntrants ?? 2),
+    series: hash.series ?? null,
     startedAt: optionalNumber(hash.startedAt),
     finishedAt: optionalNumber(hash.finishedAt),
     seeds: hash.seeds === undefined ? null : (JSON.parse(hash.seeds) as string[]),
@@ -131,6 +137,9 @@ export class RedisTournamentStore implements TournamentStore {
       tx.write('ZADD', k.tournamentEntrants(tournament.id), tournament.createdAt + i / 1000, botId);
     });
     tx.write('ZADD', k.tournaments, 0, tournament.id);
+    if (tournament.startsAt !== null) {
+      tx.write('ZADD', k.tournamentsScheduled, tournament.startsAt, tournament.id);
+    }
     await tx.run(this.scripts.guardedWrites);
   }
 
@@ -223,6 +232,7 @@ export class RedisTournamentStore implements TournamentStore {
       String(start.roundCount),
     );
     tx.write('SADD', k.tournamentsRunning, id);
+    tx.write('ZREM', k.tournamentsScheduled, id);
     this.writeRound(tx, id, first);
     return tx.run(this.scripts.guardedWrites);
   }
@@ -231,6 +241,29 @@ export class RedisTournamentStore implements TournamentStore {
     const tx = this.whileRunningAfter(id, after);
     this.writeRound(tx, id, next);
     return tx.run(this.scripts.guardedWrites);
+  }
+
+  cancel(id: string, at: number): Promise<boolean> {
+    const k = this.keys;
+    const tx = new GuardedWrites().guard(k.tournament(id), 'status', 'open');
+    tx.write('HSET', k.tournament(id), 'status', 'cancelled', 'finishedAt', String(at));
+    tx.write('ZREM', k.tournamentsScheduled, id);
+    return tx.run(this.scripts.guardedWrites);
+  }
+
+  discard(id: string): Promise<boolean> {
+    const k = this.keys;
+    const tx = new GuardedWrites()
+      .guard(k.tournament(id), 'status', 'open')
+      .guardFewer(k.tournamentEntrants(id), 1);
+    tx.write('DEL', k.tournament(id));
+    tx.write('ZREM', k.tournaments, id);
+    tx.write('ZREM', k.tournamentsScheduled, id);
+    return tx.run(this.scripts.guardedWrites);
+  }
+
+  dueToStart(now: number, limit: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.keys.tournamentsScheduled, '-inf', now, 'LIMIT', 0, limit);
   }
 
   finish(id: string, after: number, finishedAt: number): Promise<boolean> {

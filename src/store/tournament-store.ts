@@ -6,7 +6,8 @@ import type { MatchRecord, MatchRules, Page } from '../model/records.ts';
  */
 
 export type TournamentFormat = 'round-robin' | 'swiss' | 'gauntlet';
-export type TournamentStatus = 'open' | 'running' | 'finished';
+/** `cancelled`: a tournament due to start by itself that had too few entrants at its start time. */
+export type TournamentStatus = 'open' | 'running' | 'finished' | 'cancelled';
 /** `balanced`: each pairing starts from a balanced opening drawn at random; `standard`: the start position. */
 export type TournamentOpenings = 'standard' | 'balanced';
 
@@ -27,6 +28,12 @@ export interface TournamentRecord {
   /** A gauntlet's challenger, who plays every other entrant; null for other formats. */
   readonly challenger: string | null;
   readonly createdAt: number;
+  /** When the arena starts it by itself (a scheduled event, or the admin's choice); null: the admin starts it. */
+  readonly startsAt: number | null;
+  /** The active entrants it needs to start by itself at `startsAt`; cancelled with fewer. */
+  readonly minEntrants: number;
+  /** The configured series a scheduled event belongs to (EVENTS); null for the admin's tournaments. */
+  readonly series: string | null;
   readonly startedAt: number | null;
   readonly finishedAt: number | null;
   /** The entrants as seeded at the start (by rating, then entry), fixed from then on; null while open. */
@@ -120,6 +127,15 @@ export interface TournamentStore {
    * paired it first.
    */
   addRound(id: string, after: number, next: NewRound): Promise<boolean>;
+  /** Cancels an open tournament (status `cancelled`, `finishedAt` then); false when it was not open. */
+  cancel(id: string, at: number): Promise<boolean>;
+  /**
+   * Deletes an open tournament that nobody entered, as if it had never been (an hourly event in a
+   * quiet arena leaves no trace); false when it has entrants or is not open.
+   */
+  discard(id: string): Promise<boolean>;
+  /** Ids of open tournaments whose `startsAt` is `now` or earlier, earliest first, at most `limit`. */
+  dueToStart(now: number, limit: number): Promise<string[]>;
   /** Marks a running tournament of exactly `after` rounds finished; false when it was not. */
   finish(id: string, after: number, finishedAt: number): Promise<boolean>;
   /** Ids of running tournaments (for the workers' sweep), at most `limit`. */

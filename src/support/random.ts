@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * A small seeded generator (mulberry32): reproducible randomness for tests, simulations and bots.
@@ -39,5 +39,25 @@ export function pooledRandomBytes(poolSize = 4096): (size: number) => Uint8Array
     }
     offset += size;
     return pool.subarray(offset - size, offset);
+  };
+}
+
+/**
+ * Bytes that depend on `seed` alone (SHA-256 of it, repeated as needed): an id made with them names
+ * one thing however many processes make it, as a scheduled event's does.
+ */
+export function digestBytes(seed: string): (size: number) => Uint8Array {
+  return (size) => {
+    const bytes = new Uint8Array(size);
+    for (let i = 0; i * 32 < size; i++) {
+      bytes.set(
+        createHash('sha256')
+          .update(`${seed}#${i}`)
+          .digest()
+          .subarray(0, size - i * 32),
+        i * 32,
+      );
+    }
+    return bytes;
   };
 }

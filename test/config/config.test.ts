@@ -33,4 +33,68 @@ describe('the configuration', () => {
     expect(CONFIG_VARIABLES).toContain('TRUST_PROXY');
     expect(new Set(CONFIG_VARIABLES).size).toBe(CONFIG_VARIABLES.length);
   });
+
+  describe('EVENTS', () => {
+    it('schedules an hourly round robin and a daily Swiss by default, and none when off', () => {
+      const { series, tickMs } = loadConfig({}).events;
+      expect(series.map((s) => [s.key, s.format, s.every, s.at])).toEqual([
+        ['hourly', 'round-robin', 3_600_000, 0],
+        ['daily', 'swiss', 86_400_000, 18 * 3_600_000],
+      ]);
+      expect(tickMs).toBe(5000);
+      expect(loadConfig({ EVENTS: 'off' }).events.series).toEqual([]);
+      expect(loadConfig({ EVENTS: '[]' }).events.series).toEqual([]);
+    });
+
+    it('fills a series in with its defaults', () => {
+      const [series] = loadConfig({
+        EVENTS: '[{"key":"blitz","name":"Blitz","format":"round-robin","every":"5m"}]',
+      }).events.series;
+      expect(series).toEqual({
+        key: 'blitz',
+        name: 'Blitz',
+        format: 'round-robin',
+        every: 300_000,
+        at: 0,
+        minEntrants: 4,
+        gamesPerPairing: 2,
+        openings: 'balanced',
+        rated: true,
+        minRatedGames: 0,
+        houseBots: false,
+      });
+    });
+
+    it.each([
+      ['not JSON', '{hourly}', /EVENTS: must be a JSON array/],
+      ['a unit it does not know', '[{"key":"a","name":"A","format":"round-robin","every":"1w"}]', /every/],
+      [
+        'a Swiss without rounds',
+        '[{"key":"a","name":"A","format":"swiss","every":"1h"}]',
+        /rounds is required/,
+      ],
+      [
+        'more Swiss rounds than its smallest field can play',
+        '[{"key":"a","name":"A","format":"swiss","every":"1h","rounds":5,"minEntrants":4}]',
+        /4 entrants play at most 3 Swiss rounds/,
+      ],
+      [
+        'an at past its every',
+        '[{"key":"a","name":"A","format":"round-robin","every":"1h","at":"1h"}]',
+        /at must/,
+      ],
+      [
+        'two series of one key',
+        '[{"key":"a","name":"A","format":"round-robin","every":"1h"},{"key":"a","name":"B","format":"round-robin","every":"1d"}]',
+        /each series needs its own key/,
+      ],
+      [
+        'a gauntlet, which needs a challenger',
+        '[{"key":"a","name":"A","format":"gauntlet","every":"1h"}]',
+        /format/,
+      ],
+    ])('refuses %s', (_, EVENTS, message) => {
+      expect(() => loadConfig({ EVENTS })).toThrow(message);
+    });
+  });
 });

@@ -62,6 +62,8 @@ export async function createHarness(
     // Likewise every challenge is from one address: the per-address share of a bot's challenges.
     MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS: '1000',
     MATCHMAKING_ENABLED: 'false',
+    // Scheduled events only where a test asks for them (test/tournaments/events.test.ts).
+    EVENTS: 'off',
     // Every test bot is registered from loopback and served there: the tests of matchmaking pair them.
     ALLOW_SAME_OPERATOR_GAMES: 'true',
     HOUSE_BOTS: 'false',

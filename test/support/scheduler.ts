@@ -1,7 +1,9 @@
 import { pino } from 'pino';
 import { MatchService } from '../../src/arena/matches.ts';
+import { RoundMaker } from '../../src/arena/tournament-rounds.ts';
 import { createRedis } from '../../src/connections/redis-connection.ts';
 import { ArenaScheduler } from '../../src/matchmaking/scheduler.ts';
+import { scheduledEvents } from '../../src/pool/worker-pool.ts';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import type { Stores } from '../../src/store/store.ts';
 import { secureRandomBytes, seededRandom } from '../../src/support/random.ts';
@@ -31,6 +33,12 @@ export async function schedulerFor(h: Harness, seed = 1, matchStore: Stores = h.
     stores: h.stores,
     pull: new RedisPullStore(h.redis, h.prefix),
     matches: matchServiceFor(h, matchStore),
+    events: scheduledEvents({
+      stores: h.stores,
+      rounds: new RoundMaker({ queue: h.queue, clock: h.clock, random: secureRandomBytes }),
+      clock: h.clock,
+      config: h.config,
+    }),
     clock: h.clock,
     random: seededRandom(seed),
     logger: pino({ level: 'silent' }),

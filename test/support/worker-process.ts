@@ -19,6 +19,7 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
       // One pool thread (the threaded path all the same): each thread loads the sources again.
       WORKER_THREADS: '1',
       MATCHMAKING_ENABLED: 'false',
+      EVENTS: 'off',
       // As the harness: every test bot is registered from loopback and served there.
       ALLOW_SAME_OPERATOR_GAMES: 'true',
       LOG_LEVEL: 'warn',

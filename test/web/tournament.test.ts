@@ -113,3 +113,75 @@ describe('the tournaments list at /tournaments', () => {
     await screenshot(page, 'tournaments');
   });
 });
+
+describe('a tournament that starts by itself', { timeout: 60_000 }, () => {
+  let eventId: string;
+  beforeAll(async () => {
+    const created = await request(h.app)
+      .post('/v1/tournaments')
+      .set(admin)
+      .send({
+        name: 'Evening event',
+        format: 'round-robin',
+        openings: 'standard',
+        startsAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+        minEntrants: 3,
+      });
+    expect(created.status).toBe(201);
+    eventId = created.body.id;
+  });
+
+  it('counts down to its start and takes entries with a pasted token', async () => {
+    await page.goto(`${site.origin}/tournaments/${eventId}`);
+    await page.locator('#t-status', { hasText: 'Open for entries until' }).waitFor();
+    expect(await page.locator('#t-status').textContent()).toMatch(/starts then with 3 active entrants/);
+    const countdown = page.locator('#profile .countdown');
+    expect(await countdown.textContent()).toMatch(/^starts in (9|10) min/);
+    const before = await countdown.textContent();
+    // It ticks by itself, between refreshes of the page's data.
+    await expect.poll(() => countdown.textContent(), { timeout: 5000 }).not.toBe(before);
+
+    await page.fill('#entry-token', 'not-a-token');
+    await page.click('#entry-submit');
+    await page.locator('#entry-error', { hasText: 'That token is not valid' }).waitFor();
+    // The browser logs the refused token's 401: expected here, and the only problem allowed.
+    expect(problems.splice(0)).toEqual([
+      'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+    ]);
+    await page.fill('#entry-token', bots[0]!.token);
+    await page.click('#entry-submit');
+    await page.locator('#entry-done', { hasText: `${bots[0]!.name} is entered.` }).waitFor();
+    expect(await page.locator('#entry-error').isHidden()).toBe(true);
+    await page.locator('#standings-body tr', { hasText: bots[0]!.name }).waitFor();
+    await page.click('#entry-leave');
+    await page.locator('#entry-done', { hasText: `${bots[0]!.name} has left the tournament.` }).waitFor();
+    expect((await request(h.app).get(`/v1/tournaments/${eventId}`)).body.entrantCount).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows its countdown in the list', async () => {
+    await page.goto(`${site.origin}/tournaments`);
+    const row = page.locator(`tr[data-tournament-id="${eventId}"]`);
+    await row.waitFor();
+    expect(await row.locator('td').nth(1).textContent()).toMatch(/^open, starts in (9|10) min/);
+  });
+
+  it("is offered on a bot's page, entered with that bot's own token only", async () => {
+    const [other, own] = [bots[0]!, bots[1]!];
+    await page.goto(`${site.origin}/bots/${own.id}`);
+    const item = page.locator(`#events-list li[data-tournament-id="${eventId}"]`);
+    await item.waitFor();
+    expect(await item.textContent()).toMatch(/Evening event · starts in/);
+    await page.fill('#events-token', other.token);
+    await item.getByRole('button', { name: 'Enter Evening event' }).click();
+    await page
+      .locator('#events-error', { hasText: `That is the token of ${other.name}, not of this bot.` })
+      .waitFor();
+    await page.fill('#events-token', own.token);
+    await item.getByRole('button', { name: 'Enter Evening event' }).click();
+    await page.locator('#events-done', { hasText: `${own.name} is entered.` }).waitFor();
+    const t = (await request(h.app).get(`/v1/tournaments/${eventId}`)).body;
+    expect(t.entrants.map((e: { id: string }) => e.id)).toEqual([own.id]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -2,10 +2,12 @@
 // matches (GET /v1/matches?bot={id}, with "older matches" by cursor); "Play this bot" (the /play page
 // with it as the opponent) and "Challenge with my bot" (POST /v1/matches with a pasted bot token,
 // which stays in this page's memory: never stored, never put in the address).
+import { showOpenEvents } from './bot-entries.js';
 import { ratingChart } from './chart.js';
 import {
   ApiError,
   api,
+  apiWithToken,
   botLink,
   chip,
   el,
@@ -109,26 +111,6 @@ function renderPlay(bot) {
   $('play').hidden = false;
 }
 
-/** Calls the API with a bot's token (`api` sends none). */
-async function withToken(path, token, options = {}) {
-  const res = await fetch(path, {
-    method: options.method ?? 'GET',
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${token}`,
-      ...(options.body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: options.body ? JSON.stringify(options.body) : undefined,
-    cache: 'no-store',
-  });
-  const body = /json/.test(res.headers.get('content-type') ?? '') ? await res.json().catch(() => null) : null;
-  if (!res.ok) {
-    const retry = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
-    throw new ApiError(res.status, body, Number.isFinite(retry) ? retry : null);
-  }
-  return body;
-}
-
 function challengeError(message) {
   const box = $('challenge-error');
   box.textContent = message;
@@ -149,10 +131,10 @@ async function challenge(event) {
   const button = $('challenge-submit');
   button.disabled = true;
   try {
-    const me = await withToken('/v1/bots/me', token);
+    const me = await apiWithToken('/v1/bots/me', token);
     if (me.id === botId) return challengeError('That is this bot’s own token: a bot cannot play itself.');
     const colour = $('challenge-colour').value === 'white' ? 'white' : 'black';
-    const match = await withToken('/v1/matches', token, {
+    const match = await apiWithToken('/v1/matches', token, {
       method: 'POST',
       body: colour === 'black' ? { black: me.id, white: botId } : { black: botId, white: me.id },
     });
@@ -262,7 +244,7 @@ async function main() {
     ]);
     renderBot(bot);
     renderChart(history);
-    await loadMatches();
+    await Promise.all([loadMatches(), showOpenEvents(bot)]);
   } catch (error) {
     fail(error);
   }

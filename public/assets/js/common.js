@@ -63,6 +63,10 @@ function csrfToken() {
   return csrfLookup;
 }
 
+/** Calls the API as the bot whose token this is (the page's session, if any, stays out of it). */
+export const apiWithToken = (path, token, options = {}) =>
+  api(path, { ...options, headers: { authorization: `Bearer ${token}` } });
+
 /** Forgets the session's CSRF token (after signing in or out, the next call asks again). */
 export function forgetSession() {
   csrfLookup = null;
@@ -120,6 +124,7 @@ export function idFromLocation() {
 
 export const botHref = (id) => `/bots/${encodeURIComponent(id)}`;
 export const matchHref = (id) => `/matches/${encodeURIComponent(id)}`;
+export const tournamentHref = (id) => `/tournaments/${encodeURIComponent(id)}`;
 
 /** A link to a bot's page, its name as text. */
 export const botLink = (ref) => el('a', { href: botHref(ref.id) }, ref.name);
@@ -173,6 +178,28 @@ export function formatDuration(ms) {
 export function timeControlText({ timeLimitMs, overageMs }) {
   const perMove = `${formatDuration(timeLimitMs)} a move`;
   return overageMs > 0 ? `${perMove} + ${formatDuration(overageMs)} bank` : `${perMove}, no bank`;
+}
+
+/** A scheduled start counted down: "starts in 12 min 3 s"; "starting…" once its time has come. */
+export function countdownText(iso, now = Date.now()) {
+  const ms = Date.parse(iso) - now;
+  return ms <= 0 ? 'starting…' : `starts in ${formatDuration(Math.ceil(ms / 1000) * 1000)}`;
+}
+
+/** A countdown to `iso` that `tickCountdowns` keeps current. */
+export const countdownEl = (iso) =>
+  el('span', { class: 'countdown', dataset: { startsAt: iso } }, countdownText(iso));
+
+/** Counts every countdown on the page down, once a second (once per page, however often called). */
+let countingDown = false;
+export function tickCountdowns() {
+  if (countingDown) return;
+  countingDown = true;
+  setInterval(() => {
+    for (const node of document.querySelectorAll('[data-starts-at]')) {
+      node.textContent = countdownText(node.dataset.startsAt);
+    }
+  }, 1000);
 }
 
 /** "+12", "−7", "±0" with a real minus sign. */

@@ -1,9 +1,11 @@
 // A tournament's page: GET /v1/tournaments/{id}, its standings, crosstable and rounds (with a link to
-// every match), refreshed every few seconds until it has finished.
+// every match), refreshed every few seconds until it has finished; while it is open, a form enters a
+// bot with its token (event-entry.js) and its start, if scheduled, is counted down.
 import {
   api,
   botLink,
   chip,
+  countdownEl,
   el,
   errorMessage,
   formatDateTime,
@@ -11,8 +13,10 @@ import {
   formatTime,
   matchHref,
   replaceChildren,
+  tickCountdowns,
   timeControlText,
 } from './common.js';
+import { changeEntry, showEntryOutcome } from './event-entry.js';
 
 const REFRESH_MS = 3000;
 const $ = (id) => document.getElementById(id);
@@ -24,6 +28,12 @@ const RESULT_TEXT = { white: 'white won', black: 'black won', draw: 'draw' };
 const tournamentId = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
 let lastJson = '';
 let lastStatus = '';
+/** The next refresh: one at a time, however refreshes are asked for. */
+let refreshTimer = null;
+const refreshIn = (ms) => {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refresh, ms);
+};
 
 /** ½ for halves, as score sheets print them. */
 function formatPoints(value) {
@@ -45,8 +55,14 @@ function profile(t) {
     ['Time', timeControlText(t.rules)],
     ['Created', formatDateTime(t.createdAt)],
   ];
+  if (t.startsAt) {
+    const when = [formatDateTime(t.startsAt)];
+    if (t.status === 'open') when.push(' (', countdownEl(t.startsAt), ')');
+    rows.push(['Starts', el('span', {}, ...when)], ['Needs', `${t.minEntrants} active entrants`]);
+  }
   if (t.challenger) rows.splice(1, 0, ['Challenger', botLink(t.challenger)]);
-  if (t.finishedAt) rows.push(['Finished', formatDateTime(t.finishedAt)]);
+  if (t.finishedAt)
+    rows.push([t.status === 'cancelled' ? 'Cancelled' : 'Finished', formatDateTime(t.finishedAt)]);
   return rows.map(([term, value]) => el('div', {}, el('dt', {}, term), el('dd', {}, value)));
 }
 
@@ -189,12 +205,17 @@ function render(t) {
   replaceChildren($('crosstable'), crosstable(t));
   $('rounds-empty').hidden = t.rounds.length > 0;
   replaceChildren($('rounds'), [...t.rounds].reverse().map(roundSection));
+  $('entry-form').hidden = t.status !== 'open';
   $('tournament').hidden = false;
 }
 
 function statusText(t) {
+  if (t.status === 'open' && t.startsAt) {
+    return `Open for entries until ${formatDateTime(t.startsAt)}; it starts then with ${t.minEntrants} active entrants or more.`;
+  }
   if (t.status === 'open') return 'Open for entries.';
   if (t.status === 'finished') return 'Finished.';
+  if (t.status === 'cancelled') return `Cancelled: fewer than ${t.minEntrants} active entrants at its start.`;
   return `Running: round ${t.rounds.length}${t.roundCount ? ` of ${t.roundCount}` : ''}.`;
 }
 
@@ -213,15 +234,37 @@ async function refresh() {
       lastStatus = status;
       $('t-status').textContent = status;
     }
-    $('t-checked').textContent = t.status === 'finished' ? '' : `checked ${formatTime(new Date())}`;
-    if (t.status !== 'finished') setTimeout(refresh, REFRESH_MS);
+    const over = t.status === 'finished' || t.status === 'cancelled';
+    $('t-checked').textContent = over ? '' : `checked ${formatTime(new Date())}`;
+    if (!over) refreshIn(REFRESH_MS);
   } catch (error) {
     const box = $('load-error');
     box.textContent =
       error?.status === 404 ? `There is no tournament with the id ${tournamentId}.` : errorMessage(error);
     box.hidden = false;
-    if (error?.status !== 404) setTimeout(refresh, REFRESH_MS * 2);
+    if (error?.status !== 404) refreshIn(REFRESH_MS * 2);
   }
 }
 
+async function changeOwnEntry(leave) {
+  const buttons = [$('entry-submit'), $('entry-leave')];
+  for (const button of buttons) button.disabled = true;
+  const boxes = { done: $('entry-done'), failed: $('entry-error') };
+  try {
+    const message = await changeEntry(tournamentId, $('entry-token').value.trim(), { leave });
+    showEntryOutcome(boxes, { message });
+    refresh();
+  } catch (error) {
+    showEntryOutcome(boxes, { error: error.message });
+  } finally {
+    for (const button of buttons) button.disabled = false;
+  }
+}
+
+$('entry-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  changeOwnEntry(false);
+});
+$('entry-leave').addEventListener('click', () => changeOwnEntry(true));
+tickCountdowns();
 refresh();

@@ -1,11 +1,15 @@
-// The tournaments list: GET /v1/tournaments, newest first, "older tournaments" by cursor.
-import { api, el, errorMessage, timeEl } from './common.js';
+// The tournaments list: GET /v1/tournaments, newest first, "older tournaments" by cursor; open
+// events that start by themselves count down to their start.
+import { api, countdownEl, el, errorMessage, tickCountdowns, timeEl, tournamentHref } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const FORMAT_TEXT = { 'round-robin': 'round robin', swiss: 'Swiss', gauntlet: 'gauntlet' };
 let nextCursor = null;
 
-export const tournamentHref = (id) => `/tournaments/${encodeURIComponent(id)}`;
+function statusCell(t) {
+  if (t.status === 'open' && t.startsAt) return ['open, ', countdownEl(t.startsAt)];
+  return [t.status];
+}
 
 function row(t) {
   return el(
@@ -13,7 +17,7 @@ function row(t) {
     { dataset: { tournamentId: t.id } },
     el('th', { scope: 'row' }, el('a', { href: tournamentHref(t.id) }, t.name)),
     el('td', {}, FORMAT_TEXT[t.format] ?? t.format),
-    el('td', {}, t.status),
+    el('td', {}, ...statusCell(t)),
     el('td', { class: 'num' }, String(t.entrantCount)),
     el('td', { class: 'num' }, t.roundCount === null ? '—' : String(t.roundCount)),
     el('td', {}, t.openings),
@@ -41,4 +45,5 @@ function fail(error) {
 }
 
 $('list-more').addEventListener('click', () => loadPage().catch(fail));
+tickCountdowns();
 loadPage().catch(fail);

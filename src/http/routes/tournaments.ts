@@ -19,8 +19,11 @@ export function tournamentsRouter(tournaments: TournamentService): Router {
   });
 
   router.post('/v1/tournaments', async (req, res) => {
-    const body = parse(createTournamentBody, req.body, 'body');
-    const created = await tournaments.create(principalOf(res), body);
+    const { startsAt, ...body } = parse(createTournamentBody, req.body, 'body');
+    const created = await tournaments.create(principalOf(res), {
+      ...body,
+      ...(startsAt === undefined ? {} : { startsAt: Date.parse(startsAt) }),
+    });
     res.status(201).location(`/v1/tournaments/${created.tournament.id}`).json(tournamentDocument(created));
   });
 
