@@ -1,9 +1,9 @@
 import express, { type Express, type RequestHandler, Router } from 'express';
 import type { Registry } from 'prom-client';
-import swaggerUi from 'swagger-ui-express';
 import { requireAdmin } from '../../arena/principal.ts';
 import { UnavailableError } from '../../model/errors.ts';
 import { credentialsError, principalOf } from '../auth.ts';
+import { precompressed } from '../precompressed.ts';
 import type { OpenApiSpec } from '../spec.ts';
 
 export interface OpsDeps {
@@ -28,6 +28,8 @@ function metricsHandler(deps: MetricsDeps): RequestHandler {
   };
 }
 
+const SPEC_CACHE_CONTROL = 'public, max-age=300';
+
 /** An app serving only GET /metrics, without a token: for METRICS_PORT, which only Prometheus reaches. */
 export function metricsApp(deps: MetricsDeps): Express {
   const app = express();
@@ -36,11 +38,7 @@ export function metricsApp(deps: MetricsDeps): Express {
   return app;
 }
 
-/** Lets GET and HEAD through; any other method leaves the router (to the 405 of unknownRoute). */
-const readOnly: RequestHandler = (req, _res, next) =>
-  next(req.method === 'GET' || req.method === 'HEAD' ? undefined : 'router');
-
-/** Health, readiness, metrics, the contract and its rendered reference. */
+/** Health, readiness, metrics and the contract (its rendered reference is a page: see web.ts). */
 export function opsRouter(deps: OpsDeps): Router {
   const router = Router();
 
@@ -72,25 +70,18 @@ export function opsRouter(deps: OpsDeps): Router {
     });
   }
 
-  router.get('/openapi.yaml', (_req, res) => {
-    res.type('application/yaml').set('Cache-Control', 'public, max-age=300').send(deps.spec.text);
-  });
-
-  // The same document for browsers, which have no YAML parser: the /protocol page renders from it.
-  const json = JSON.stringify(deps.spec.document);
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').set('Cache-Control', 'public, max-age=300').send(json);
-  });
-
-  router.use(
-    '/docs',
-    // swagger-ui answers any method; the reference is GET only (others get 405 from unknownRoute).
-    readOnly,
-    swaggerUi.serveFiles(undefined, { swaggerUrl: '/openapi.yaml' }),
-    swaggerUi.setup(undefined, {
-      customSiteTitle: 'Reversi Arena API',
-      swaggerOptions: { url: '/openapi.yaml' },
-    }),
+  router.get(
+    '/openapi.yaml',
+    precompressed(Buffer.from(deps.spec.text), 'application/yaml; charset=utf-8', SPEC_CACHE_CONTROL),
+  );
+  // The same document for browsers, which have no YAML parser: /docs and /protocol draw it.
+  router.get(
+    '/openapi.json',
+    precompressed(
+      Buffer.from(JSON.stringify(deps.spec.document)),
+      'application/json; charset=utf-8',
+      SPEC_CACHE_CONTROL,
+    ),
   );
 
   return router;

@@ -11,7 +11,7 @@ export const NAVIGATION: readonly { readonly href: string; readonly label: strin
   { href: '/starters', label: 'Starters' },
   { href: '/protocol', label: 'Bot protocol' },
   { href: '/my-bots', label: 'My bots' },
-  { href: '/docs/', label: 'API docs' },
+  { href: '/docs', label: 'API docs' },
 ];
 
 const TITLE = /^<title>([^<]*)<\/title>\n/;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Response, Router } from 'express';
 import { ID_PATTERN } from '../../support/ids.ts';
 import { PROJECT_ROOT } from '../../support/project-root.ts';
+import { precompressed } from '../precompressed.ts';
 import { renderPage } from './web-pages.ts';
 
 /** The web front end: hand-written HTML, ES modules and CSS in public/, built on the public API. */
@@ -58,6 +59,16 @@ const STARTER_FILES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   }),
 );
 
+/**
+ * Swagger UI as swagger-ui-dist ships it: the /docs page loads its bundle and stylesheet from the
+ * arena, compressed (see precompressed), and draws /openapi.json inside the site's layout.
+ */
+const SWAGGER_UI_DIR = dirname(fileURLToPath(import.meta.resolve('swagger-ui-dist/package.json')));
+const SWAGGER_UI_FILES = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+} as const;
+
 /** Pages are put together once per process, then answered from memory (ETag from their bytes). */
 const rendered = new Map<string, string>();
 
@@ -105,6 +116,11 @@ export function webRouter(): Router {
   );
   router.get('/my-bots', page('my-bots.html', '/my-bots'));
   router.get('/starters', page('starters.html', '/starters'));
+  // `/docs/` too (routing is not strict), where the reference used to be.
+  router.get('/docs', page('docs.html', '/docs'));
+  for (const [file, type] of Object.entries(SWAGGER_UI_FILES)) {
+    router.get(`/docs/assets/${file}`, precompressed(join(SWAGGER_UI_DIR, file), type, ASSET_CACHE_CONTROL));
+  }
   // A starter's file as text, to read in the browser or save as it is.
   router.get('/starters/:kit/:file', (req, res, next) => {
     const { kit = '', file = '' } = req.params;
