@@ -4,10 +4,15 @@
  * (nothing cached) on this machine's loopback, and on an emulated home connection (20 Mbit/s down,
  * 5 up, 40 ms round trip); then again with the cache warm. Prints the medians of `--runs` loads each.
  */
+
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createHarness } from '../test/support/harness.ts';
-import { serve } from '../test/support/serve.ts';
-import { launchBrowser } from '../test/web/browser.ts';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { deleteKeysUnder } from '../src/redis/maintenance.ts';
+import { startApi } from '../src/wiring/processes.ts';
+import { launchBrowser } from './browser.ts';
 import { percentile } from './percentile.ts';
 
 const median = (values: number[]) =>
@@ -23,9 +28,17 @@ const NETWORKS = {
   'home (20 Mbit/s, 40 ms)': { latency: 40, downloadThroughput: 2_500_000, uploadThroughput: 625_000 },
 } as const;
 
-// The arena as served, not as the tests check it: no response validation.
-const h = await createHarness({ OPENAPI_VALIDATE_RESPONSES: 'false' });
-const site = await serve(h);
+// The API alone, as npm start serves it (no workers, no house bots, data under a prefix of its own).
+const config = loadConfig({
+  ...process.env,
+  REDIS_PREFIX: `bench-docs-${process.pid}`,
+  HOUSE_BOTS: 'false',
+  WORKERS_IN_PROCESS: 'false',
+});
+const api = await startApi(config, pino({ level: 'silent' }), () => false);
+const server = api.app.listen(0, '127.0.0.1');
+await once(server, 'listening');
+const site = { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 const browser = await launchBrowser();
 try {
   for (const [name, network] of Object.entries(NETWORKS)) {
@@ -60,6 +73,8 @@ try {
   }
 } finally {
   await browser.close();
-  await site.close();
-  await h.close();
+  server.closeAllConnections();
+  server.close();
+  await deleteKeysUnder(api.redis, config.redis.prefix);
+  await api.close();
 }

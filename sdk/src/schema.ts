@@ -2220,6 +2220,127 @@ export interface components {
         ArenaClosingEvent: {
             reconnectAfterMs: number;
         };
+        /** @description An event's id in its stream; send the last one seen as `Last-Event-ID` to resume after it. */
+        StreamEventId: string;
+        /**
+         * @description One event of a bot's event stream (`GET /v1/bots/me/events`), by its name: on the wire, its `event:`
+         *     line names it, its `id:` line (when it has one) is `id`, and its `data:` line is `data` as JSON.
+         */
+        BotStreamEvent: components["schemas"]["BotYourTurnStreamEvent"] | components["schemas"]["BotMatchStartedStreamEvent"] | components["schemas"]["BotMatchFinishedStreamEvent"] | components["schemas"]["BotChallengeStreamEvent"] | components["schemas"]["BotChallengeDeclinedStreamEvent"] | components["schemas"]["BotChallengeExpiredStreamEvent"] | components["schemas"]["ArenaClosingStreamEvent"];
+        /** @description A turn to play: the `MatchState` to answer with `POST /v1/matches/{matchId}/actions`. Without `id` when a fresh connection tells the turns already waiting. */
+        BotYourTurnStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "yourTurn";
+            id?: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["MatchState"];
+        };
+        /** @description A match of the bot starts. */
+        BotMatchStartedStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "matchStarted";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["BotMatchStartedEvent"];
+        };
+        /** @description A match of the bot ended. */
+        BotMatchFinishedStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "matchFinished";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["BotMatchFinishedEvent"];
+        };
+        /** @description A challenge asks for this bot's answer. */
+        BotChallengeStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "challenge";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["BotChallengeEvent"];
+        };
+        /** @description This bot's challenge was declined. */
+        BotChallengeDeclinedStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "challengeDeclined";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["BotChallengeDeclinedEvent"];
+        };
+        /** @description A challenge expired unanswered. */
+        BotChallengeExpiredStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "challengeExpired";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["BotChallengeExpiredEvent"];
+        };
+        /** @description The arena shuts down: reconnect after `reconnectAfterMs` with `Last-Event-ID`. Never has an `id`. */
+        ArenaClosingStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "arenaClosing";
+            data: components["schemas"]["ArenaClosingEvent"];
+        };
+        /**
+         * @description One event of a match's event stream (`GET /v1/matches/{matchId}/events`), by its name: on the wire,
+         *     its `event:` line names it, its `id:` line (when it has one) is `id`, and its `data:` line is `data`
+         *     as JSON.
+         */
+        MatchStreamEvent: components["schemas"]["MatchStateStreamEvent"] | components["schemas"]["MatchTurnStreamEvent"] | components["schemas"]["MatchMoveStreamEvent"] | components["schemas"]["MatchFinishedStreamEvent"] | components["schemas"]["ArenaClosingStreamEvent"];
+        /** @description The match as it stands, first on a connection without `Last-Event-ID`. It has no `id`. */
+        MatchStateStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "state";
+            data: components["schemas"]["LiveStateEvent"];
+        };
+        /** @description A turn whose clock started with no move before it. */
+        MatchTurnStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "turn";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["LiveTurnEvent"];
+        };
+        /** @description A ply as the arena recorded it, with the state after it. */
+        MatchMoveStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "move";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["LiveMoveEvent"];
+        };
+        /** @description The result; the stream then ends. */
+        MatchFinishedStreamEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "finished";
+            id: components["schemas"]["StreamEventId"];
+            data: components["schemas"]["LiveFinishedEvent"];
+        };
         LivePlayer: {
             id: components["schemas"]["BotId"];
             name: components["schemas"]["BotName"];
@@ -3446,21 +3567,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. */
+            /**
+             * @description The event stream, for example:
+             *
+             *     ```text
+             *     event: state
+             *     data: {"serverTime":"2025-01-31T12:00:00.000Z","state":{"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","ply":1,"toMove":"white","status":"running","deadline":"2025-01-31T12:00:06.000Z"}}
+             *
+             *     id: 1738324800350-0
+             *     event: move
+             *     data: {"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","serverTime":"2025-01-31T12:00:00.351Z","move":{"ply":1,"player":"white","square":"e3","flips":["e4"],"latencyMs":350},"ply":2,"toMove":"black","deadline":"2025-01-31T12:00:06.350Z","clocks":{"black":{"remainingOverageMs":5000,"lastLatencyMs":null},"white":{"remainingOverageMs":5000,"lastLatencyMs":350}}}
+             *     ```
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example event: state
-                     *     data: {"serverTime":"2025-01-31T12:00:00.000Z","state":{"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","ply":1,"toMove":"white","status":"running","deadline":"2025-01-31T12:00:06.000Z"}}
-                     *
-                     *     id: 1738324800350-0
-                     *     event: move
-                     *     data: {"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","serverTime":"2025-01-31T12:00:00.351Z","move":{"ply":1,"player":"white","square":"e3","flips":["e4"],"latencyMs":350},"ply":2,"toMove":"black","deadline":"2025-01-31T12:00:06.350Z","clocks":{"black":{"remainingOverageMs":5000,"lastLatencyMs":null},"white":{"remainingOverageMs":5000,"lastLatencyMs":350}}}
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        $defs: {
+                            streamEvent: components["schemas"]["MatchStreamEvent"];
+                        };
+                    } & (components["schemas"]["LiveStateEvent"] | components["schemas"]["LiveTurnEvent"] | components["schemas"]["LiveMoveEvent"] | components["schemas"]["LiveFinishedEvent"] | components["schemas"]["ArenaClosingEvent"]);
                 };
             };
             400: components["responses"]["Problem"];
@@ -3656,18 +3784,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. */
+            /**
+             * @description The event stream, for example:
+             *
+             *     ```text
+             *     id: 1764680000000-0
+             *     event: yourTurn
+             *     data: {"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","ply":1,"you":"white","toMove":"white","legalMoves":["e3","f4","c5","d6"]}
+             *     ```
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 1764680000000-0
-                     *     event: yourTurn
-                     *     data: {"matchId":"match_01JC3S2Q7G5T1XK0V3JH3W6R2D","ply":1,"you":"white","toMove":"white","legalMoves":["e3","f4","c5","d6"]}
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        $defs: {
+                            streamEvent: components["schemas"]["BotStreamEvent"];
+                        };
+                    } & (components["schemas"]["MatchState"] | components["schemas"]["BotMatchStartedEvent"] | components["schemas"]["BotMatchFinishedEvent"] | components["schemas"]["BotChallengeEvent"] | components["schemas"]["BotChallengeDeclinedEvent"] | components["schemas"]["BotChallengeExpiredEvent"] | components["schemas"]["ArenaClosingEvent"]);
                 };
             };
             401: components["responses"]["Problem"];

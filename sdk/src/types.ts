@@ -32,20 +32,30 @@ export type MatchFinished = Schemas['BotMatchFinishedEvent'];
 /** `arenaClosing`: the arena restarts; reconnect after this pause, and nothing is missed (`ArenaClosingEvent`). */
 export type ArenaClosing = Schemas['ArenaClosingEvent'];
 
-/**
- * One event of a bot's event stream, by its name. `id` is the event's stream id (absent on the
- * `yourTurn`s a fresh connection starts with, and on `arenaClosing`).
- */
-export type BotEvent =
-  | { readonly event: 'yourTurn'; readonly id?: string; readonly data: MatchState }
-  | { readonly event: 'matchStarted'; readonly id?: string; readonly data: MatchStarted }
-  | { readonly event: 'matchFinished'; readonly id?: string; readonly data: MatchFinished }
-  | { readonly event: 'arenaClosing'; readonly id?: string; readonly data: ArenaClosing };
+/** `challenge`: a challenge asks for this bot's answer (`BotChallengeEvent`). */
+export type ChallengeAsked = Schemas['BotChallengeEvent'];
+/** `challengeDeclined`: this bot's challenge was declined (`BotChallengeDeclinedEvent`). */
+export type ChallengeDeclined = Schemas['BotChallengeDeclinedEvent'];
+/** `challengeExpired`: a challenge expired unanswered (`BotChallengeExpiredEvent`). */
+export type ChallengeExpired = Schemas['BotChallengeExpiredEvent'];
 
-/** The names of the events `BotEventStream` yields; others are skipped. */
-export const BOT_EVENTS: readonly BotEvent['event'][] = [
-  'yourTurn',
-  'matchStarted',
-  'matchFinished',
-  'arenaClosing',
-];
+/**
+ * One event of a bot's event stream, by its name, as `BotStreamEvent` in openapi.yaml declares it:
+ * `event` names it and decides the type of `data`; `id` is the event's stream id (absent on the
+ * `yourTurn`s a fresh connection starts with, and on `arenaClosing`), readable on any event.
+ */
+export type BotEvent = Schemas['BotStreamEvent'] & { readonly id?: string };
+
+/** Every event name, once: a name the contract adds and this list lacks fails to compile. */
+const NAMES: { readonly [Name in BotEvent['event']]: true } = {
+  yourTurn: true,
+  matchStarted: true,
+  matchFinished: true,
+  challenge: true,
+  challengeDeclined: true,
+  challengeExpired: true,
+  arenaClosing: true,
+};
+
+/** The names of the events `BotEventStream` yields; events of other names (a newer arena's) are skipped. */
+export const BOT_EVENTS = Object.keys(NAMES) as readonly BotEvent['event'][];

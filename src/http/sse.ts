@@ -30,10 +30,15 @@ export function stopSignal(res: Response, closing?: Closing): AbortSignal {
   return controller.signal;
 }
 
-/** Opens an event stream: its headers and the reconnection delay. */
+/**
+ * Opens an event stream: its headers, and the reconnection delay as the first line of the first
+ * block the stream sends (an event, a keep-alive or `arenaClosing`). A block of its own would be
+ * no event to a browser, but generated clients (@hey-api/openapi-ts's among them) hand every block
+ * to their event callback: there it arrived as an event without a name.
+ */
 export function openStream(res: Response): void {
   res.writeHead(200, STREAM_HEADERS);
-  res.write(`retry: ${RECONNECT_MS}\n\n`);
+  res.write(`retry: ${RECONNECT_MS}\n`);
 }
 
 /** Writes one item of a stream: an event (with its id, when it has one) or a keep-alive comment. */

@@ -213,8 +213,7 @@ describe('GET /v1/bots/me/events', () => {
     let stream = await openSse(`${base}/v1/bots/me/events`, bearer(puller.token));
     const id = await createMatch(h, pusher.id, puller.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
     const played = arena.runner.play(id, new AbortController().signal);
-    const started = specSchema('BotMatchStartedEvent');
-    const finished = specSchema('BotMatchFinishedEvent');
+    const streamEvent = specSchema('BotStreamEvent');
 
     const seen: string[] = [];
     const plies: number[] = [];
@@ -223,11 +222,12 @@ describe('GET /v1/bots/me/events', () => {
       const event = await stream.next();
       lastId = event.id ?? lastId;
       seen.push(event.event);
-      if (event.event === 'matchStarted') expect(started(JSON.parse(event.data))).toEqual([]);
-      if (event.event === 'matchFinished') {
-        expect(finished(JSON.parse(event.data))).toEqual([]);
-        break;
-      }
+      // Every event, by its name, id and data, as the contract declares it.
+      const { id: eventId, data } = event;
+      expect(
+        streamEvent({ event: event.event, ...(eventId ? { id: eventId } : {}), data: JSON.parse(data) }),
+      ).toEqual([]);
+      if (event.event === 'matchFinished') break;
       if (event.event !== 'yourTurn') continue;
       const turn = JSON.parse(event.data);
       plies.push(turn.ply);

@@ -11,7 +11,7 @@ import { firstTurnState } from '../support/loopback-bot.ts';
 import { freePort } from '../support/private-redis.ts';
 
 /**
- * `npm pack -w @reversi-arena/client` as a bot author gets it: the tarball is built (tsc, by `prepack`),
+ * `npm pack -w @reversi-arena/client` as a bot author gets it: the tarball is built (tsc, by `prepare`),
  * unpacked into a project outside this repository, and used there without tsx (plain Node), by tsc
  * (its .d.ts files), and by a copy of the TypeScript push starter.
  */

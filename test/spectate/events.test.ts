@@ -100,19 +100,12 @@ async function untilFinished(connection: SseConnection): Promise<SseEvent[]> {
   }
 }
 
-const SCHEMA_OF: Record<string, string> = {
-  state: 'LiveStateEvent',
-  turn: 'LiveTurnEvent',
-  move: 'LiveMoveEvent',
-  finished: 'LiveFinishedEvent',
-};
-const validators = new Map<string, (value: unknown) => string[]>();
-/** What is wrong with an event against the schema of its data in openapi.yaml. */
+let streamEvent: ((value: unknown) => string[]) | undefined;
+/** What is wrong with an event (its name, id and data) against `MatchStreamEvent` in openapi.yaml. */
 function schemaProblems(event: SseEvent): string[] {
-  const name = SCHEMA_OF[event.event];
-  if (name === undefined) return [`unknown event ${event.event}`];
-  if (!validators.has(name)) validators.set(name, specSchema(name));
-  return validators.get(name)!(JSON.parse(event.data));
+  streamEvent ??= specSchema('MatchStreamEvent');
+  const { event: name, id, data } = event;
+  return streamEvent({ event: name, ...(id ? { id } : {}), data: JSON.parse(data) });
 }
 
 const data = (event: SseEvent) => JSON.parse(event.data);
