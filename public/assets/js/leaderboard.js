@@ -128,7 +128,7 @@ async function loadPauses(entries) {
 function ratingCell(entry) {
   return el(
     'td',
-    { class: 'num elo' },
+    { class: 'num elo', dataset: { label: 'Elo' } },
     formatRating(entry.rating),
     entry.provisional
       ? el(
@@ -142,10 +142,11 @@ function ratingCell(entry) {
 }
 
 function strengthCell(strength) {
-  if (!strength) return el('td', { class: 'num strength' }, el('span', { title: 'Not computed yet' }, '—'));
+  const props = { class: 'num strength', dataset: { label: 'Strength' } };
+  if (!strength) return el('td', props, el('span', { title: 'Not computed yet' }, '—'));
   return el(
     'td',
-    { class: 'num strength' },
+    props,
     formatRating(strength.rating),
     ' ',
     el(
@@ -190,14 +191,14 @@ function row(entry, now) {
   return el(
     'tr',
     { dataset: { botId: entry.bot.id } },
-    entry.place === undefined ? null : el('td', { class: 'num' }, String(entry.place)),
+    entry.place === undefined ? null : el('td', { class: 'num rank' }, String(entry.place)),
     nameCell(entry),
     ratingCell(entry),
     strengthCell(entry.strength),
-    el('td', { class: 'num games' }, String(entry.games)),
+    el('td', { class: 'num games', dataset: { label: 'Games' } }, String(entry.games)),
     el(
       'td',
-      { class: 'num' },
+      { class: 'num record', dataset: { label: 'W/D/L' } },
       el('span', { class: 'win' }, String(entry.wins)),
       ' / ',
       el('span', { class: 'draw' }, String(entry.draws)),
@@ -206,7 +207,7 @@ function row(entry, now) {
     ),
     el(
       'td',
-      { class: 'last-played' },
+      { class: 'last-played', dataset: { label: 'Last played' } },
       entry.lastPlayedAt ? timeEl(entry.lastPlayedAt, now) : el('span', { class: 'muted' }, 'never'),
     ),
   );
