@@ -25,6 +25,20 @@ function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128);
 }
 
+/** A Redis primary behind Sentinel: the sentinels to ask, and the name they know it by. */
+export interface SentinelTarget {
+  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  readonly name: string;
+  readonly sentinelPassword?: string;
+  readonly password?: string;
+}
+
+/**
+ * Where the arena's Redis is: a `redis://` URL for one server, or a primary behind Sentinel. A plain
+ * value, so that it crosses into worker threads as it is; connections/redis-connection.ts makes them.
+ */
+export type RedisTarget = string | SentinelTarget;
+
 /** A duration as `30s`, `5m`, `1h` or `1d`, in milliseconds. */
 const duration = z
   .string()
@@ -121,6 +135,36 @@ const envSchema = z.object({
     .default('arena'),
   /** Start a local redis-server (data under ./data, AOF on) when none answers at REDIS_URL. */
   REDIS_AUTOSTART: flag.default(true),
+  /**
+   * A primary behind Sentinel instead of REDIS_URL: the sentinels (`host:port,host:port,…`) and the
+   * name they know the primary by. Every connection follows the primary they promote.
+   */
+  REDIS_SENTINELS: z
+    .string()
+    .optional()
+    .transform((list, ctx) => {
+      if (list === undefined || list.trim() === '') return undefined;
+      const nodes = list.split(',').map((node) => /^\s*([^\s:]+|\[[^\]]+\]):(\d{1,5})\s*$/.exec(node));
+      if (nodes.some((node) => node === null || Number(node[2]) === 0 || Number(node[2]) > 65535)) {
+        ctx.addIssue({ code: 'custom', message: 'must be host:port pairs, comma-separated' });
+        return z.NEVER;
+      }
+      return nodes.map((node) => ({ host: node![1]!.replace(/^\[|\]$/g, ''), port: Number(node![2]) }));
+    }),
+  REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
+  /** The sentinels' own password, when they need one. */
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+  /** The primary's password under Sentinel (with REDIS_URL, put it in the URL). */
+  REDIS_PASSWORD: z.string().min(1).optional(),
+  /**
+   * Replicas a committed match result waits for (WAIT) before the worker moves on: 1 by default
+   * under Sentinel, 0 (none) on one server.
+   */
+  REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
+  /** The longest such a wait lasts; a replica that falls short pauses the waits for 10 s. */
+  REDIS_WAIT_MS: integer(500, 1),
+  /** Redis Cluster seed nodes: refused for now (see README "Running on more than one machine"). */
+  REDIS_CLUSTER_NODES: z.string().optional(),
   REDIS_DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   ARENA_ALLOW_PRIVATE_BOT_URLS: flag.default(false),
@@ -410,14 +454,39 @@ const configSchema = envSchema.transform((e, ctx) => {
       'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three or none',
     );
   }
+  if ((e.REDIS_SENTINELS === undefined) !== (e.REDIS_SENTINEL_MASTER === undefined)) {
+    return issue(ctx, 'REDIS_SENTINELS and REDIS_SENTINEL_MASTER go together: set both or neither');
+  }
+  if (e.REDIS_CLUSTER_NODES !== undefined && e.REDIS_CLUSTER_NODES.trim() !== '') {
+    return issue(
+      ctx,
+      "REDIS_CLUSTER_NODES: Redis Cluster is not supported yet (the arena's scripts write keys of several hash slots at once); run one server (REDIS_URL) or a primary with replicas behind Sentinel (REDIS_SENTINELS)",
+    );
+  }
+  const sentinel =
+    e.REDIS_SENTINELS === undefined
+      ? undefined
+      : {
+          sentinels: e.REDIS_SENTINELS,
+          name: e.REDIS_SENTINEL_MASTER!,
+          ...(e.REDIS_SENTINEL_PASSWORD === undefined ? {} : { sentinelPassword: e.REDIS_SENTINEL_PASSWORD }),
+          ...(e.REDIS_PASSWORD === undefined ? {} : { password: e.REDIS_PASSWORD }),
+        };
   const guestTtlMs = Math.round(e.GUEST_TTL_HOURS * 3_600_000);
   return {
     port: e.PORT,
     host: e.HOST,
     redis: {
       url: e.REDIS_URL,
+      /** Where every connection goes: REDIS_URL, or the primary behind REDIS_SENTINELS. */
+      target: (sentinel ?? e.REDIS_URL) as RedisTarget,
       prefix: e.REDIS_PREFIX,
-      autostart: e.REDIS_AUTOSTART,
+      // A local server is started only for a single REDIS_URL: a Sentinel set is the operator's.
+      autostart: e.REDIS_AUTOSTART && sentinel === undefined,
+      replicaWait: {
+        replicas: e.REDIS_WAIT_REPLICAS ?? (sentinel === undefined ? 0 : 1),
+        timeoutMs: e.REDIS_WAIT_MS,
+      },
       dataDir: e.REDIS_DATA_DIR,
     },
     adminToken: e.ADMIN_TOKEN,

@@ -1,8 +1,9 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from '../config.ts';
 import { StartupError } from '../support/startup-error.ts';
 
 /**
- * Redis connections by role.
+ * Every Redis connection of the arena is made here, from its target (one server or Sentinel), by role.
  * - `api`: fails fast (no offline queue, a command timeout), so a request answers 503 at once
  *   while Redis is down instead of hanging; it keeps reconnecting in the background. Commands sent
  *   in one tick of the event loop leave in one write (auto-pipelining): thousands of bots opening
@@ -10,7 +11,7 @@ import { StartupError } from '../support/startup-error.ts';
  * - `worker`: BullMQ workers and blocking reads need `maxRetriesPerRequest: null` and wait for
  *   Redis to come back.
  */
-export function createRedis(url: string, role: 'api' | 'worker', extra: RedisOptions = {}): Redis {
+export function createRedis(target: RedisTarget, role: 'api' | 'worker', extra: RedisOptions = {}): Redis {
   const common: RedisOptions = {
     connectionName: `reversi-arena-${role}`,
     connectTimeout: 2000,
@@ -26,7 +27,35 @@ export function createRedis(url: string, role: 'api' | 'worker', extra: RedisOpt
           enableAutoPipelining: true,
         }
       : { maxRetriesPerRequest: null, enableReadyCheck: true };
-  return new Redis(url, { ...common, ...roleOptions, ...extra });
+  if (typeof target === 'string') return new Redis(target, { ...common, ...roleOptions, ...extra });
+  return new Redis({
+    ...common,
+    ...roleOptions,
+    sentinels: target.sentinels.map(({ host, port }) => ({ host, port })),
+    name: target.name,
+    ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    // A failover: the old primary, if it answers at all, answers writes with READONLY; reconnect,
+    // which asks the sentinels for the new one, and send the command again.
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
+    // Hear of a promotion from the sentinels at once, rather than at the next failed command.
+    failoverDetector: true,
+    ...extra,
+  });
+}
+
+/** The target in a log line or an error: the URL without its password, or the sentinels and the name. */
+export function describeTarget(target: RedisTarget): string {
+  if (typeof target !== 'string') {
+    return `primary "${target.name}" of the sentinels ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
+  }
+  try {
+    const url = new URL(target);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return target;
+  }
 }
 
 /**

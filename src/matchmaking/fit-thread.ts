@@ -1,3 +1,4 @@
+import type { RedisTarget } from '../config.ts';
 import type { BradleyTerryOptions } from '../rating/bradley-terry.ts';
 import { startThread, threadEntry } from '../support/thread-entry.ts';
 
@@ -6,7 +7,7 @@ export type FitOptions = Pick<BradleyTerryOptions, 'priorDraws' | 'tolerance' | 
 
 /** What the fit thread is sent: where the store is (a thread cannot share this one's sockets). */
 export interface FitRequest {
-  readonly redis: { readonly url: string; readonly prefix: string };
+  readonly redis: { readonly target: RedisTarget; readonly prefix: string };
   /** Saved as the strengths' `computedAt`: the moment the results they rest on were asked for. */
   readonly computedAt: number;
   readonly options?: FitOptions;
@@ -40,7 +41,7 @@ const ENTRY = threadEntry('./fit-worker', import.meta.url);
  *
  * @example
  * const { rated } = await recomputeInThread({
- *   redis: { url: 'redis://127.0.0.1:6379', prefix: 'arena' },
+ *   redis: { target: 'redis://127.0.0.1:6379', prefix: 'arena' },
  *   computedAt: Date.now(),
  * });
  */

@@ -41,7 +41,7 @@ port.once('message', async ({ redis, computedAt, options = {} }: FitRequest) => 
   let reply: FitReply;
   let store: RedisStrengthStore | undefined;
   try {
-    store = await RedisStrengthStore.open(redis.url, redis.prefix);
+    store = await RedisStrengthStore.open(redis.target, redis.prefix);
     reply = { ok: true, summary: await recompute(store, computedAt, options), threadId };
   } catch (error) {
     reply =

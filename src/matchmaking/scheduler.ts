@@ -245,7 +245,7 @@ export class ArenaScheduler {
   async recomputeStrength(): Promise<FitSummary> {
     const { config, clock, logger } = this.deps;
     const { threadId: _, ...summary } = await recomputeInThread(
-      { redis: { url: config.redis.url, prefix: config.redis.prefix }, computedAt: clock.now() },
+      { redis: { target: config.redis.target, prefix: config.redis.prefix }, computedAt: clock.now() },
       this.closing.signal,
     );
     logger.debug(summary, 'strengths recomputed');

@@ -10,6 +10,7 @@ import {
 import { BullMatchQueue } from '../queue/match-queue.ts';
 import { RedisPullStore } from '../redis/redis-pull-store.ts';
 import { redisStores } from '../redis/redis-stores.ts';
+import { replicaWaitOf } from '../redis/replica-wait.ts';
 import { systemClock } from '../support/clock.ts';
 import { createWorkerPool } from './worker-pool.ts';
 
@@ -19,9 +20,11 @@ import { createWorkerPool } from './worker-pool.ts';
  */
 export async function startMatchPool(config: Config, logger: Logger, { matchmaking = true } = {}) {
   const outages = new RedisOutageLog(logger);
-  const workerRedis = await connectedToRedis7(outages.watch(createRedis(config.redis.url, 'worker')));
-  const storeRedis = await connected(outages.watch(createRedis(config.redis.url, 'worker')));
-  const stores = redisStores(storeRedis, config.redis.prefix);
+  const workerRedis = await connectedToRedis7(outages.watch(createRedis(config.redis.target, 'worker')));
+  const storeRedis = await connected(outages.watch(createRedis(config.redis.target, 'worker')));
+  const stores = redisStores(storeRedis, config.redis.prefix, {
+    replicaWait: replicaWaitOf(storeRedis, config.redis.replicaWait, logger),
+  });
   // BullMQ defines its scripts on the connection it is given, and ioredis copies every script onto
   // each pipeline it builds: on the store's connection that would tax every store read.
   const queue = new BullMatchQueue(

@@ -42,6 +42,7 @@ import { decodeMoves, encodeMove, UnencodableMoveError } from './move-codec.ts';
 import { guardPlayersActive, writeNewMatch } from './new-match.ts';
 import { activeMatchCounts, arenaMatchCounts } from './ratings.ts';
 import { readBots, readHashes } from './read.ts';
+import type { ReplicaWait } from './replica-wait.ts';
 
 function invalidCursor(): never {
   throw new InvalidCursorError();
@@ -72,6 +73,8 @@ export class RedisMatchStore implements MatchStore {
     private readonly redis: Redis,
     private readonly keys: StoreKeys,
     private readonly moveAppends: MoveAppends,
+    /** Where a committed result waits for replicas (Sentinel); none on one server. */
+    private readonly replicaWait?: ReplicaWait,
   ) {
     this.scripts = {
       startMatch: luaCommand<MatchStatus | null>(redis, START_MATCH, 7),
@@ -298,14 +301,14 @@ export class RedisMatchStore implements MatchStore {
     );
   }
 
-  finishMatch(
+  async finishMatch(
     id: string,
     result: MatchResult,
     now: number,
     rate: RatingRule,
     pauses: PausePolicy = NO_PAUSES,
   ): Promise<boolean> {
-    return finishMatchOnce(
+    const finished = await finishMatchOnce(
       this.redis,
       this.keys,
       this.scripts.guardedWrites,
@@ -318,6 +321,10 @@ export class RedisMatchStore implements MatchStore {
       },
       this.botFinishes,
     );
+    // Where there are replicas, the worker moves on (the next round, the next match) only once one
+    // holds the result. Its events went out with the commit, a moment before: see README "Sentinel".
+    if (finished) await this.replicaWait?.afterCommit();
+    return finished;
   }
 
   matchIdsInStatus(status: MatchStatus, limit: number): Promise<string[]> {

@@ -10,6 +10,7 @@ import { RedisRatingStore } from './redis-rating-store.ts';
 import { RedisSignInStore } from './redis-sign-in-store.ts';
 import { RedisTournamentStore } from './redis-tournament-store.ts';
 import { clientOriginKey, RedisGuestStore, RedisHealth, RedisLockStore } from './redis-upkeep.ts';
+import type { ReplicaWait } from './replica-wait.ts';
 
 /** Every store of one Redis connection, and what its process does with them at start and at the end. */
 export interface RedisStores extends Stores {
@@ -31,14 +32,18 @@ export interface RedisStores extends Stores {
  * const stores = redisStores(redis, 'arena');
  * await stores.bots.getBot('bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH');
  */
-export function redisStores(redis: Redis, prefix: string): RedisStores {
+export function redisStores(
+  redis: Redis,
+  prefix: string,
+  options: { readonly replicaWait?: ReplicaWait } = {},
+): RedisStores {
   const keys = storeKeys(prefix);
   const appends = new MoveAppends(redis, keys);
   const bots = new RedisBotStore(redis, keys);
   return {
     keys,
     bots,
-    matches: new RedisMatchStore(redis, keys, appends),
+    matches: new RedisMatchStore(redis, keys, appends, options.replicaWait),
     ratings: new RedisRatingStore(redis, keys),
     guests: new RedisGuestStore(redis, keys, bots),
     tournaments: new RedisTournamentStore(redis, prefix),

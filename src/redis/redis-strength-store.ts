@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { RedisTarget } from '../config.ts';
 import { createRedis } from '../connections/redis-connection.ts';
 import type { Strength } from '../model/records.ts';
 import type { TallyColumns } from '../rating/bradley-terry.ts';
@@ -26,8 +27,8 @@ export class RedisStrengthStore {
   ) {}
 
   /** Connects (waiting for Redis while it is down, as a worker's connection does). */
-  static async open(url: string, prefix: string): Promise<RedisStrengthStore> {
-    const redis = createRedis(url, 'worker', { connectionName: 'reversi-arena-strength-fit' });
+  static async open(target: RedisTarget, prefix: string): Promise<RedisStrengthStore> {
+    const redis = createRedis(target, 'worker', { connectionName: 'reversi-arena-strength-fit' });
     // Nothing to log to in a thread: while Redis is down its commands wait (as a worker's do) and
     // the scheduler's close ends the thread; a failure to connect at all rejects `open`.
     redis.on('error', () => {});

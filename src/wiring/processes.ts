@@ -19,6 +19,7 @@ import { BullMatchQueue } from '../queue/match-queue.ts';
 import { redisRateLimitStores } from '../redis/rate-limit-store.ts';
 import { RedisPullStore } from '../redis/redis-pull-store.ts';
 import { redisStores } from '../redis/redis-stores.ts';
+import { replicaWaitOf } from '../redis/replica-wait.ts';
 import { type Clock, systemClock } from '../support/clock.ts';
 import { secureRandomBytes } from '../support/random.ts';
 
@@ -94,9 +95,11 @@ export async function startApi(
   { clock = systemClock }: { readonly clock?: Clock } = {},
 ) {
   const outages = new RedisOutageLog(logger);
-  const redis = outages.watch(createRedis(config.redis.url, 'api'));
+  const redis = outages.watch(createRedis(config.redis.target, 'api'));
   await connectedToRedis7(redis);
-  const stores = redisStores(redis, config.redis.prefix);
+  const stores = redisStores(redis, config.redis.prefix, {
+    replicaWait: replicaWaitOf(redis, config.redis.replicaWait, logger),
+  });
   // Long polls and event streams wait through the one subscriber the pull store opens for them.
   // The pull store shares the store's connection on purpose: a long poll reads the bot's newest
   // event id before the match's state, and only one connection keeps those two in that order.

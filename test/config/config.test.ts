@@ -7,9 +7,11 @@ describe('the configuration', () => {
     expect(config.port).toBe(3000);
     expect(config.redis).toEqual({
       url: 'redis://127.0.0.1:6379',
+      target: 'redis://127.0.0.1:6379',
       prefix: 'arena',
       autostart: true,
       dataDir: './data',
+      replicaWait: { replicas: 0, timeoutMs: 500 },
     });
     expect(config.matchmaking.pauses).toEqual({
       afterFaults: 3,
@@ -95,6 +97,42 @@ describe('the configuration', () => {
       ],
     ])('refuses %s', (_, EVENTS, message) => {
       expect(() => loadConfig({ EVENTS })).toThrow(message);
+    });
+  });
+
+  describe('the Redis topology', () => {
+    it('is REDIS_URL by default, with no replica to wait for', () => {
+      const { redis } = loadConfig({ REDIS_URL: 'redis://10.0.0.5:6380' });
+      expect(redis.target).toBe('redis://10.0.0.5:6380');
+      expect(redis.replicaWait).toEqual({ replicas: 0, timeoutMs: 500 });
+      expect(redis.autostart).toBe(true);
+    });
+
+    it('is the primary behind REDIS_SENTINELS, waiting for one replica and starting no local server', () => {
+      const { redis } = loadConfig({
+        REDIS_SENTINELS: '10.0.0.1:26379, sentinel-b:26380,[::1]:26381',
+        REDIS_SENTINEL_MASTER: 'arena',
+        REDIS_PASSWORD: 'primary-secret',
+      });
+      expect(redis.target).toEqual({
+        sentinels: [
+          { host: '10.0.0.1', port: 26379 },
+          { host: 'sentinel-b', port: 26380 },
+          { host: '::1', port: 26381 },
+        ],
+        name: 'arena',
+        password: 'primary-secret',
+      });
+      expect(redis.replicaWait.replicas).toBe(1);
+      expect(redis.autostart).toBe(false);
+    });
+
+    it.each([
+      [{ REDIS_SENTINELS: '10.0.0.1:26379' }, /REDIS_SENTINELS and REDIS_SENTINEL_MASTER go together/],
+      [{ REDIS_SENTINELS: '10.0.0.1', REDIS_SENTINEL_MASTER: 'arena' }, /REDIS_SENTINELS: must be host:port/],
+      [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, /Redis Cluster is not supported yet/],
+    ])('refuses %o', (env, message) => {
+      expect(() => loadConfig(env)).toThrow(message);
     });
   });
 });

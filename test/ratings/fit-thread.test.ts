@@ -77,7 +77,7 @@ describe('recomputeInThread', () => {
   it('reads, fits and saves in another thread: the strengths a fit on this thread gives', async () => {
     const prefix = freshPrefix();
     await seedLadder(prefix, 60, 8);
-    const summary = await recomputeInThread({ redis: { url: REDIS_URL, prefix }, computedAt: 1234 });
+    const summary = await recomputeInThread({ redis: { target: REDIS_URL, prefix }, computedAt: 1234 });
     expect(summary.threadId).not.toBe(threadId);
     const here = await fitHere(prefix, 60);
     expect(summary).toMatchObject({ rated: 60, iterations: here.iterations, converged: true, started: 0 });
@@ -95,10 +95,10 @@ describe('recomputeInThread', () => {
   it('starts the next fit from the saved strengths, and ends where a fit from scratch does', async () => {
     const prefix = freshPrefix();
     await seedLadder(prefix, 300, 6);
-    const first = await recomputeInThread({ redis: { url: REDIS_URL, prefix }, computedAt: 1 });
+    const first = await recomputeInThread({ redis: { target: REDIS_URL, prefix }, computedAt: 1 });
     expect(first).toMatchObject({ rated: 300, converged: true, started: 0 });
     // Nothing new: it starts at the answer and stops there.
-    const idle = await recomputeInThread({ redis: { url: REDIS_URL, prefix }, computedAt: 2 });
+    const idle = await recomputeInThread({ redis: { target: REDIS_URL, prefix }, computedAt: 2 });
     expect(idle).toMatchObject({ rated: 300, converged: true, started: 300 });
     expect(idle.iterations).toBeLessThanOrEqual(5);
     // More results, among the bots already rated and with a newcomer (which starts at the mean).
@@ -106,7 +106,7 @@ describe('recomputeInThread', () => {
     await redis.hincrby(`${prefix}:rated-tallies`, 'bot_250 bot_3 0.5', 2);
     await redis.hincrby(`${prefix}:rated-tallies`, 'bot_300 bot_299 0', 4);
     await redis.hset(`${prefix}:bot:bot_300`, 'rating', 1500); // as seedLadder would rate it
-    const next = await recomputeInThread({ redis: { url: REDIS_URL, prefix }, computedAt: 3 });
+    const next = await recomputeInThread({ redis: { target: REDIS_URL, prefix }, computedAt: 3 });
     expect(next).toMatchObject({ rated: 301, converged: true, started: 300 });
     const scratch = await fitHere(prefix, 301);
     const saved = await savedStrengths(prefix);
@@ -131,7 +131,7 @@ describe('recomputeInThread', () => {
     }, 5);
     const started = performance.now();
     try {
-      await recomputeInThread({ redis: { url: REDIS_URL, prefix }, computedAt: 1 });
+      await recomputeInThread({ redis: { target: REDIS_URL, prefix }, computedAt: 1 });
     } finally {
       clearInterval(timer);
     }
@@ -146,10 +146,10 @@ describe('recomputeInThread', () => {
     const prefix = freshPrefix();
     await redis.hset(`${prefix}:rated-tallies`, 'bot_a bot_b 1', 3);
     await expect(
-      recomputeInThread({ redis: { url: REDIS_URL, prefix }, computedAt: 1, options: { priorDraws: 0 } }),
+      recomputeInThread({ redis: { target: REDIS_URL, prefix }, computedAt: 1, options: { priorDraws: 0 } }),
     ).rejects.toThrow(RangeError);
     await expect(
-      recomputeInThread({ redis: { url: REDIS_URL, prefix }, computedAt: 1, options: { priorDraws: 0 } }),
+      recomputeInThread({ redis: { target: REDIS_URL, prefix }, computedAt: 1, options: { priorDraws: 0 } }),
     ).rejects.toThrow(/no finite maximum-likelihood/);
     expect(await redis.exists(`${prefix}:strength`, `${prefix}:strength:computed-at`)).toBe(0);
   });
@@ -159,7 +159,7 @@ describe('recomputeInThread', () => {
     await seedLadder(prefix, 1_500, 20);
     const controller = new AbortController();
     const fitting = recomputeInThread(
-      { redis: { url: REDIS_URL, prefix }, computedAt: 1 },
+      { redis: { target: REDIS_URL, prefix }, computedAt: 1 },
       controller.signal,
     );
     controller.abort(new Error('closing'));

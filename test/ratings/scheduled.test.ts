@@ -74,7 +74,7 @@ describe('with matchmaking on, two worker processes', { timeout: 90_000 }, () =>
     const schedules = new Queue(SCHEDULE_QUEUE_NAME, { connection: h.redis, prefix: bullPrefix(h.prefix) });
     const schedulers = await schedules.getJobSchedulers();
     await schedules.close();
-    expect(schedulers.map((s) => s.key).sort()).toEqual(['guests', 'matchmaking', 'strength']);
+    expect(schedulers.map((s) => s.key).sort()).toEqual(['events', 'guests', 'matchmaking', 'strength']);
 
     // Both processes run matchmaking rounds, and each reads how many matches a bot is in before it
     // pairs it: two rounds at once would both see a free bot and pair it twice. With a cap of 1 a

@@ -11,7 +11,7 @@ import { matchesEnded } from './match-events.ts';
  * process, with `concurrency` matches at once and no scheduler jobs.
  */
 export async function matchWorkerFor(h: Harness, concurrency = 4) {
-  const connection = createRedis(h.config.redis.url, 'worker');
+  const connection = createRedis(h.config.redis.target, 'worker');
   await connection.connect();
   const pull = new RedisPullStore(h.redis, h.prefix);
   const config = { ...h.config, workers: { ...h.config.workers, concurrency, lockDurationMs: 5000 } };

@@ -22,6 +22,11 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10
   }
 }
 
+/** The arguments of a redis-server of a test's own on `port`: loopback only, nothing written to disk. */
+export function throwawayServerArgs(port: number): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+}
+
 /** A throwaway redis-server of the test's own, which the test may stop and start again. */
 export class PrivateRedis {
   private constructor(readonly port: number) {}
@@ -41,22 +46,9 @@ export class PrivateRedis {
     // A second redis-server forks into the background before it binds the port; had it been started
     // beside a running one, it took the port as soon as `stop()` freed it, and stayed behind.
     if (await redisAnswers(this.url, 200)) return;
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--daemonize',
-        'yes',
-      ],
-      { stdio: 'ignore' },
-    );
+    const child = spawn('redis-server', [...throwawayServerArgs(this.port), '--daemonize', 'yes'], {
+      stdio: 'ignore',
+    });
     await new Promise((done) => child.on('exit', done));
     await until(() => redisAnswers(this.url, 200), `redis on ${this.port}`);
   }

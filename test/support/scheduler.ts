@@ -25,7 +25,7 @@ export function matchServiceFor(h: Harness, stores: Stores = h.stores): MatchSer
  * Its match service stores matches through `matchStore` (the harness' store unless given).
  */
 export async function schedulerFor(h: Harness, seed = 1, matchStore: Stores = h.stores) {
-  const connection = createRedis(h.config.redis.url, 'worker');
+  const connection = createRedis(h.config.redis.target, 'worker');
   await connection.connect();
   const scheduler = new ArenaScheduler({
     connection,

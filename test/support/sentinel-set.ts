@@ -1,0 +1,143 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { exited } from './children.ts';
+import { freePort, throwawayServerArgs, until } from './private-redis.ts';
+
+export const SENTINEL_MASTER = 'arena';
+
+/**
+ * A primary, one replica and three sentinels of the test's own, on loopback: what an operator runs
+ * for Redis with automatic failover. The sentinels judge the primary down after a second without an
+ * answer, so `killPrimary` (kill -9) is followed by a promotion within a few seconds.
+ */
+export class SentinelSet {
+  readonly #children = new Map<number, ChildProcess>();
+  readonly #dir = mkdtempSync(join(tmpdir(), 'sentinel-set-'));
+
+  private constructor(
+    readonly primaryPort: number,
+    readonly replicaPort: number,
+    readonly sentinelPorts: readonly number[],
+  ) {}
+
+  /** The settings the arena takes to find the primary through these sentinels. */
+  get env(): Record<string, string> {
+    return {
+      REDIS_SENTINELS: this.sentinelPorts.map((port) => `127.0.0.1:${port}`).join(','),
+      REDIS_SENTINEL_MASTER: SENTINEL_MASTER,
+    };
+  }
+
+  static async start(): Promise<SentinelSet> {
+    const ports = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+    const set = new SentinelSet(ports[0]!, ports[1]!, ports.slice(2));
+    set.#server(set.primaryPort, []);
+    set.#server(set.replicaPort, ['--replicaof', '127.0.0.1', String(set.primaryPort)]);
+    await until(
+      async () =>
+        (await set.info(set.replicaPort, 'replication').catch(() => '')).includes('master_link_status:up'),
+      'the replica to sync',
+    );
+    for (const port of set.sentinelPorts) {
+      const conf = join(set.#dir, `sentinel-${port}.conf`);
+      writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${set.primaryPort} 2`,
+          `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
+          `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
+          `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
+          '',
+        ].join('\n'),
+      );
+      set.#spawn(port, [conf, '--sentinel']);
+    }
+    // A failover needs the sentinels to know the replica and each other (hellos every 2 s).
+    await until(
+      async () => {
+        for (const port of set.sentinelPorts) {
+          const [replicas, others] = await set
+            .#ask(port, async (r) => [
+              (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as unknown[],
+              (await r.call('SENTINEL', 'SENTINELS', SENTINEL_MASTER)) as unknown[],
+            ])
+            .catch(() => [[], []]);
+          if ((replicas?.length ?? 0) < 1 || (others?.length ?? 0) < 2) return false;
+        }
+        return true;
+      },
+      'the sentinels to know the replica and each other',
+      20_000,
+    );
+    return set;
+  }
+
+  /** The port the sentinels name as the primary now. */
+  async primary(): Promise<number> {
+    const [, port] = (await this.#ask(this.sentinelPorts[0]!, (r) =>
+      r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER),
+    )) as [string, string];
+    return Number(port);
+  }
+
+  /** A section of INFO from the server on `port`. */
+  info(port: number, section: string): Promise<string> {
+    return this.#ask(port, (r) => r.info(section));
+  }
+
+  /** Waits until the replica has every write the primary has. */
+  async replicated(): Promise<void> {
+    const offset = (text: string, field: string) =>
+      Number(new RegExp(`${field}:(\\d+)`).exec(text)?.[1] ?? -1);
+    await until(async () => {
+      const primary = offset(await this.info(this.primaryPort, 'replication'), 'master_repl_offset');
+      const replica = offset(await this.info(this.replicaPort, 'replication'), 'slave_repl_offset');
+      return replica >= primary;
+    }, 'the replica to catch up');
+  }
+
+  /** Kills the primary with SIGKILL: no shutdown, no last write. */
+  async killPrimary(): Promise<void> {
+    const child = this.#children.get(this.primaryPort)!;
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+
+  async stop(): Promise<void> {
+    for (const child of this.#children.values()) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited(child);
+    }
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  #server(port: number, args: string[]): void {
+    this.#spawn(port, [...throwawayServerArgs(port), ...args]);
+  }
+
+  #spawn(port: number, args: string[]): void {
+    this.#children.set(port, spawn('redis-server', args, { stdio: 'ignore', cwd: this.#dir }));
+  }
+
+  async #ask<T>(port: number, question: (redis: Redis) => Promise<T>): Promise<T> {
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => {});
+    try {
+      await redis.connect();
+      return await question(redis);
+    } finally {
+      redis.disconnect();
+    }
+  }
+}
