@@ -904,6 +904,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The arena's MCP server (Streamable HTTP)
+         * @description A Model Context Protocol server (protocol version 2025-06-18 and the versions the official SDK
+         *     negotiates), over Streamable HTTP in its stateless form: every request is a JSON-RPC message
+         *     posted with the bot's token, answered with JSON (`Accept: application/json, text/event-stream`).
+         *     There is no session and no server stream (`GET` and `DELETE` are 405), so any API process answers.
+         *     It plays as the token's bot, through the same checks as the pull API. Tools: `arena_challenge`,
+         *     `arena_state`, `arena_play`, `arena_my_matches`, `arena_leaderboard`; resource `arena://rules`;
+         *     prompt `play_a_game`. A tool's refusal is a result with `isError: true` and the arena's `code`.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments": {
         parameters: {
             query?: never;
@@ -2219,6 +2245,19 @@ export interface components {
          */
         ArenaClosingEvent: {
             reconnectAfterMs: number;
+        };
+        /**
+         * @description One JSON-RPC 2.0 request (with `id`) or notification (without) to the MCP server; a body that is not
+         *     one is `400 request/invalid` before the server sees it. No batches (MCP 2025-06-18 has none).
+         */
+        McpRequest: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: string | number;
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
         };
         /** @description An event's id in its stream; send the last one seen as `Last-Event-ID` to resume after it. */
         StreamEventId: string;
@@ -3842,6 +3881,60 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpRequest"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A notification, accepted; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            /** @description The request's Accept header takes neither JSON nor an event stream (a JSON-RPC error object). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description The request's body is not JSON (a JSON-RPC error object). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Problem"];
         };
     };

@@ -49,6 +49,7 @@ import { gamesRouter } from './routes/games.ts';
 import { guestsRouter } from './routes/guests.ts';
 import { leaderboardRouter } from './routes/leaderboard.ts';
 import { matchesRouter } from './routes/matches.ts';
+import { mcpRouter } from './routes/mcp.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
 import { sessionRouter } from './routes/session.ts';
@@ -340,6 +341,17 @@ export function createApp(deps: AppDeps): Express {
         }),
       ],
       [['/v1/tournaments'], tournamentsRouter(tournaments)],
+      [
+        ['/mcp'],
+        mcpRouter({
+          pull: pullService,
+          matches,
+          stores,
+          present,
+          minGames: config.leaderboardMinGames,
+          clientOrigin: deps.clientOrigin,
+        }),
+      ],
     ]),
   );
   app.use(unknownRoute(spec, WEB_PAGES));

@@ -229,3 +229,11 @@ export const declineChallengeBody = z
   .strictObject({ reason: z.enum(DECLINE_REASONS).optional() })
   .default({});
 tied<Exact<NonNullable<z.input<typeof declineChallengeBody>>, Schemas['DeclineChallengeRequest']>>();
+
+export const mcpRequestBody = z.strictObject({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string().max(200), z.number().int()]).optional(),
+  method: z.string().min(1).max(200),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+tied<Exact<z.input<typeof mcpRequestBody>, Schemas['McpRequest']>>();

@@ -149,6 +149,12 @@ function validBody(operationId: string, world: World): { body: Record<string, un
       };
     case 'declineChallenge':
       return { body: { reason: 'later' }, required: [] };
+    case 'mcp':
+      // A notification: no `id`, whose type could be spoiled into the other valid one.
+      return {
+        body: { jsonrpc: '2.0', method: 'notifications/initialized', params: {} },
+        required: ['jsonrpc', 'method'],
+      };
     default:
       throw new Error(`no valid body for ${operationId}: add one`);
   }
@@ -175,6 +181,7 @@ const BAD_STRINGS: Record<string, Record<string, readonly string[]>> = {
   addPasskey: { ceremonyId: ['x'.repeat(65)], name: ['x'.repeat(65)] },
   signInWithPasskey: { ceremonyId: ['x'.repeat(65)] },
   declineChallenge: { reason: ['nope', 'Generic', ''] },
+  mcp: { jsonrpc: ['1.0', '2', ''], method: ['', 'x'.repeat(201)] },
   postMatchAction: { action: ['', 'z9', 'e33', 'E3', 'pass'], direction: ['up', 'N', ''] },
   createTournament: {
     name: ['', 'tab\there', 'x'.repeat(81)],
