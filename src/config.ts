@@ -313,6 +313,12 @@ const envSchema = z.object({
    * a match gets when it names none. Bots' own matches keep TIME_LIMIT_MS_MAX.
    */
   GUEST_TIME_LIMIT_MS_MAX: integer(120_000, 1),
+  /**
+   * The longest per-move limit a bot's challenge may ask for (10 minutes): agents that think with a
+   * language model take minutes, and the challenged bot consents by its challenge policy. The
+   * arena's own matches (matchmaking, tournaments, the admin's) keep TIME_LIMIT_MS_MAX.
+   */
+  CHALLENGE_TIME_LIMIT_MS_MAX: integer(600_000, 1),
   GUEST_TIME_LIMIT_MS_DEFAULT: integer(60_000, 1),
   /** Calls of POST /v1/bots/me/check one bot may make per minute: each one calls its URL. */
   RATE_LIMIT_CHECKS_PER_MINUTE: integer(6, 1),
@@ -427,6 +433,9 @@ const configSchema = envSchema.transform((e, ctx) => {
       'MATCHMAKING_OPENINGS=balanced makes two matches a pairing: need MATCHMAKING_MAX_CONCURRENT_PER_BOT >= 2 and MATCHMAKING_MAX_NEW_MATCHES >= 2 (or MATCHMAKING_OPENINGS=standard)',
     );
   }
+  if (e.CHALLENGE_TIME_LIMIT_MS_MAX < timeLimit.max) {
+    return issue(ctx, 'need TIME_LIMIT_MS_MAX <= CHALLENGE_TIME_LIMIT_MS_MAX');
+  }
   const guestTimeLimit = { max: e.GUEST_TIME_LIMIT_MS_MAX, default: e.GUEST_TIME_LIMIT_MS_DEFAULT };
   if (!(timeLimit.min <= guestTimeLimit.default && guestTimeLimit.default <= guestTimeLimit.max)) {
     return issue(ctx, 'need TIME_LIMIT_MS_MIN <= GUEST_TIME_LIMIT_MS_DEFAULT <= GUEST_TIME_LIMIT_MS_MAX');
@@ -527,6 +536,7 @@ const configSchema = envSchema.transform((e, ctx) => {
       overageMs: overage,
       rated,
       guest: { timeLimitMs: guestTimeLimit },
+      challengeTimeLimitMs: { max: e.CHALLENGE_TIME_LIMIT_MS_MAX },
       maxActiveChallengesPerBot: e.MAX_ACTIVE_CHALLENGES_PER_BOT,
       maxChallengesAgainstBot: e.MAX_CHALLENGES_AGAINST_BOT,
       maxChallengesAgainstBotPerAddress: e.MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS,

@@ -1350,7 +1350,13 @@ export interface components {
                  * @description The per-move limit of a match a guest plays in (`POST /v1/guests`): up to `max`
                  *     (`GUEST_TIME_LIMIT_MS_MAX`), `default` when the match names none (then with no overage bank).
                  */
-                guestTimeLimitMs?: components["schemas"]["Bounds"];
+                guestTimeLimitMs: components["schemas"]["Bounds"];
+                /**
+                 * @description The per-move limit a bot's challenge (`POST /v1/matches` with a bot's token) may ask for: up to
+                 *     `max` (`CHALLENGE_TIME_LIMIT_MS_MAX`, minutes, for agents that think with a language model).
+                 *     The arena's own matches keep `timeLimitMs`.
+                 */
+                challengeTimeLimitMs: components["schemas"]["Bounds"];
             };
             /**
              * @description The balanced openings a match may start from (`rules.opening`), most played first: lines of

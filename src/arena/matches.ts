@@ -113,12 +113,18 @@ export function guestDefaultRules(limits: Config['limits']): MatchRules {
 export function resolveRules(
   input: Partial<MatchRules> | undefined,
   limits: Config['limits'],
-  options: { readonly guest?: boolean } = {},
+  options: { readonly guest?: boolean; readonly challenge?: boolean } = {},
 ): MatchRules {
   const guest = options.guest === true;
   const { opening, ...rules } = { ...(guest ? guestDefaultRules(limits) : defaultRules(limits)), ...input };
+  // A person (a guest) and a bot's challenge may take longer a move than the arena's own matches.
+  const max = guest
+    ? limits.guest.timeLimitMs.max
+    : options.challenge === true
+      ? limits.challengeTimeLimitMs.max
+      : limits.timeLimitMs.max;
   const bounds = {
-    timeLimitMs: guest ? { ...limits.timeLimitMs, max: limits.guest.timeLimitMs.max } : limits.timeLimitMs,
+    timeLimitMs: { ...limits.timeLimitMs, max },
     overageMs: limits.overageMs,
   };
   const issues: ValidationIssue[] = [];
@@ -307,7 +313,7 @@ export class MatchService {
       : resolveRules(
           { ...input.rules, ...(input.opening === undefined ? {} : { opening: input.opening }) },
           limits,
-          { guest },
+          { guest, challenge: challenger !== null },
         );
     const challengerBot = challenger === null ? null : black!.id === challenger ? black! : white!;
     const opponent = challenger === null ? null : black!.id === challenger ? white! : black!;

@@ -124,6 +124,22 @@ describe('the MCP server at /mcp', { timeout: 60_000 }, () => {
     expect(missing.content.error?.code).toBe('matches/not-found');
   });
 
+  it("lets a challenge ask for minutes a move, up to CHALLENGE_TIME_LIMIT_MS_MAX; the arena's own matches keep theirs", async () => {
+    const client = await connect(agent.token);
+    const slow = await call(client, 'arena_challenge', { opponent: 'house-random', timeLimitMs: 300_000 });
+    expect(slow.isError).toBe(false);
+    expect(slow.content.rules).toMatchObject({ timeLimitMs: 300_000 });
+    const tooSlow = await call(client, 'arena_challenge', { opponent: 'house-random', timeLimitMs: 600_001 });
+    expect(tooSlow.content.error?.code).toBe('request/invalid');
+    const game = (await request(h.app).get('/v1/games/reversi')).body;
+    expect(game.limits.challengeTimeLimitMs.max).toBe(600_000);
+    const admin = await request(h.app)
+      .post('/v1/matches')
+      .set('authorization', `Bearer ${h.config.adminToken}`)
+      .send({ black: agent.id, white: other.id, rules: { timeLimitMs: 300_000 } });
+    expect(admin.status).toBe(400);
+  });
+
   it('answers GET with 405: a stateless server has no stream of its own', async () => {
     const res = await request(h.app).get('/mcp').set('authorization', `Bearer ${agent.token}`);
     expect(res.status).toBe(405);

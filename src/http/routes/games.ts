@@ -24,6 +24,11 @@ export function gamesRouter(spec: OpenApiSpec, limits: Config['limits']): Router
       timeLimitMs: { ...limits.timeLimitMs },
       overageMs: { ...limits.overageMs },
       guestTimeLimitMs: { min: limits.timeLimitMs.min, ...limits.guest.timeLimitMs },
+      challengeTimeLimitMs: {
+        min: limits.timeLimitMs.min,
+        max: limits.challengeTimeLimitMs.max,
+        default: limits.timeLimitMs.default,
+      },
     },
     openings: ARENA_OPENINGS.map(({ id, moves, meanScore }) => ({ id, moves: [...moves], meanScore })),
     stateSchema: standaloneSchema(spec, 'BotState'),
