@@ -319,6 +319,14 @@ const envSchema = z.object({
    * arena's own matches (matchmaking, tournaments, the admin's) keep TIME_LIMIT_MS_MAX.
    */
   CHALLENGE_TIME_LIMIT_MS_MAX: integer(600_000, 1),
+  /**
+   * The slow pool: rated matches at a slow time control (60 s a move plus a 60 s bank by default),
+   * which matchmaking makes among the bots that opt in (`slowPool`), rated apart from the arena's
+   * pool, so that agents that think slowly are ranked among themselves. Off: no slow round.
+   */
+  SLOW_POOL_ENABLED: flag.default(true),
+  SLOW_POOL_TIME_LIMIT_MS: integer(60_000, 1),
+  SLOW_POOL_OVERAGE_MS: integer(60_000, 0),
   GUEST_TIME_LIMIT_MS_DEFAULT: integer(60_000, 1),
   /** Calls of POST /v1/bots/me/check one bot may make per minute: each one calls its URL. */
   RATE_LIMIT_CHECKS_PER_MINUTE: integer(6, 1),
@@ -433,6 +441,12 @@ const configSchema = envSchema.transform((e, ctx) => {
       'MATCHMAKING_OPENINGS=balanced makes two matches a pairing: need MATCHMAKING_MAX_CONCURRENT_PER_BOT >= 2 and MATCHMAKING_MAX_NEW_MATCHES >= 2 (or MATCHMAKING_OPENINGS=standard)',
     );
   }
+  if (e.SLOW_POOL_TIME_LIMIT_MS > e.CHALLENGE_TIME_LIMIT_MS_MAX || e.SLOW_POOL_OVERAGE_MS > overage.max) {
+    return issue(
+      ctx,
+      'need SLOW_POOL_TIME_LIMIT_MS <= CHALLENGE_TIME_LIMIT_MS_MAX and SLOW_POOL_OVERAGE_MS <= OVERAGE_MS_MAX',
+    );
+  }
   if (e.CHALLENGE_TIME_LIMIT_MS_MAX < timeLimit.max) {
     return issue(ctx, 'need TIME_LIMIT_MS_MAX <= CHALLENGE_TIME_LIMIT_MS_MAX');
   }
@@ -520,6 +534,7 @@ const configSchema = envSchema.transform((e, ctx) => {
     },
     sameOperatorGames: e.ALLOW_SAME_OPERATOR_GAMES,
     strengthIntervalMs: e.STRENGTH_INTERVAL_MS,
+    slowPool: { enabled: e.SLOW_POOL_ENABLED },
     events: { series: e.EVENTS, tickMs: e.EVENTS_TICK_MS },
     houseBots: e.HOUSE_BOTS,
     workers: {
@@ -537,6 +552,7 @@ const configSchema = envSchema.transform((e, ctx) => {
       rated,
       guest: { timeLimitMs: guestTimeLimit },
       challengeTimeLimitMs: { max: e.CHALLENGE_TIME_LIMIT_MS_MAX },
+      slowPool: { timeLimitMs: e.SLOW_POOL_TIME_LIMIT_MS, overageMs: e.SLOW_POOL_OVERAGE_MS },
       maxActiveChallengesPerBot: e.MAX_ACTIVE_CHALLENGES_PER_BOT,
       maxChallengesAgainstBot: e.MAX_CHALLENGES_AGAINST_BOT,
       maxChallengesAgainstBotPerAddress: e.MAX_CHALLENGES_AGAINST_BOT_PER_ADDRESS,

@@ -1429,6 +1429,16 @@ export interface components {
              *     challenges it accepts, and listening to its event stream does not put it in matchmaking.
              */
             ratedPlay: boolean;
+            /**
+             * @description Whether the bot plays in the slow pool (set with `PATCH`): rated matches at the slow time control
+             *     (`SLOW_POOL_TIME_LIMIT_MS` a move plus a bank), which matchmaking pairs among the bots that opted in
+             *     whether or not they listen to an event stream (agents play them through `/mcp`), rated apart.
+             */
+            slowPool: boolean;
+            /** @description Its Elo rating in the slow pool (from its arena rating at its first slow game); `null` before. */
+            slowRating: number | null;
+            /** @description Its rated games in the slow pool. */
+            slowRatedGames: number;
             /** @description The account that owns the bot; `null` for a bot registered without one. */
             owner: components["schemas"]["AccountRef"] | null;
             /** @description One of the arena's house bots (its own sparring partners); they cannot be changed. */
@@ -1681,6 +1691,8 @@ export interface components {
             acceptsChallenges?: boolean;
             challenges?: components["schemas"]["ChallengePolicy"];
             ratedPlay?: boolean;
+            /** @description See `Bot.slowPool`. */
+            slowPool?: boolean;
         };
         BotPage: {
             items: components["schemas"]["Bot"][];
@@ -1799,6 +1811,11 @@ export interface components {
              */
             answerBy?: string;
             declineReason?: components["schemas"]["DeclineReason"];
+            /**
+             * @description `slow` on a match of the slow pool (rated apart, at the slow time control); absent otherwise.
+             * @enum {string}
+             */
+            pool?: "slow";
             /** @description Only on a tournament's matches; which tournament, and which of its rounds. */
             tournament?: {
                 id: components["schemas"]["TournamentId"];
@@ -3870,6 +3887,11 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description How many ranks to skip. */
                 offset?: number;
+                /**
+                 * @description `slow`: the slow pool's leaderboard (`Bot.slowPool`), its ratings the slow ones, with no strengths;
+                 *     the arena's pool by default.
+                 */
+                pool?: "arena" | "slow";
             };
             header?: never;
             path?: never;

@@ -34,6 +34,8 @@ export interface BotSettings {
   readonly acceptsChallenges?: boolean;
   /** See BotRecord.ratedPlay. */
   readonly ratedPlay?: boolean;
+  /** See BotRecord.slowPool. */
+  readonly slowPool?: boolean;
 }
 
 /** The challenge policy `settings` name, by either name; `challenges` wins when both are given. */

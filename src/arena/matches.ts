@@ -50,6 +50,8 @@ export interface NewMatchInput {
    * matches take no `rules`, so their opening comes this way. Over `rules.opening` when both are set.
    */
   readonly opening?: string;
+  /** `slow`: a rated match of the slow pool, at the slow time control (the matchmaker's). */
+  readonly pool?: 'slow';
 }
 
 /** How long a bot at its cap of active challenges is told to wait before trying again. */
@@ -76,6 +78,11 @@ export function defaultRules(limits: Config['limits']): MatchRules {
 /** The rules of every rated match: the standard rules under the arena's rated time control. */
 export function ratedRules(limits: Config['limits']): MatchRules {
   return { ...defaultRules(limits), ...limits.rated };
+}
+
+/** The rules of the slow pool's rated matches: the rated rules at the slow time control. */
+export function slowPoolRules(limits: Config['limits']): MatchRules {
+  return { ...ratedRules(limits), ...limits.slowPool };
 }
 
 /**
@@ -308,8 +315,14 @@ export class MatchService {
     if (guest && input.rated) {
       throw new PermissionError('matches/guest-unrated', "A guest's matches are always unrated.");
     }
+    if (input.pool === 'slow' && !(input.rated && who.kind === 'admin')) {
+      throw new PermissionError(
+        'matches/slow-pool',
+        "The slow pool's matches are the matchmaker's, and rated.",
+      );
+    }
     const rules = input.rated
-      ? withOpening(ratedRules(limits), input.opening)
+      ? withOpening(input.pool === 'slow' ? slowPoolRules(limits) : ratedRules(limits), input.opening)
       : resolveRules(
           { ...input.rules, ...(input.opening === undefined ? {} : { opening: input.opening }) },
           limits,
@@ -337,6 +350,7 @@ export class MatchService {
       rated: input.rated,
       createdBy: challenger ?? 'admin',
       createdAt: now,
+      ...(input.pool === undefined ? {} : { pool: input.pool }),
     });
     const owned = challengerBot?.owner ? { ...queued, challengerOwner: challengerBot.owner.id } : queued;
     const asks = opponent?.challenges === 'ask';
@@ -386,7 +400,7 @@ function challengeAnnouncement(
 /** A new match of the arena's game, queued, with nothing played: what every creator stores. */
 export function queuedMatch(
   fields: Pick<MatchRecord, 'id' | 'black' | 'white' | 'rules' | 'rated' | 'createdBy' | 'createdAt'> &
-    Partial<Pick<MatchRecord, 'tournament'>>,
+    Partial<Pick<MatchRecord, 'tournament' | 'pool'>>,
 ): MatchRecord {
   return {
     ...fields,

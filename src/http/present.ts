@@ -105,6 +105,9 @@ export function presenter(rating: Config['rating'], clock: Clock): Presenter {
         acceptsChallenges: bot.challenges !== 'refuse',
         challenges: bot.challenges,
         ratedPlay: bot.ratedPlay,
+        slowPool: bot.slowPool === true,
+        slowRating: bot.slowRating === null || bot.slowRating === undefined ? null : rating1(bot.slowRating),
+        slowRatedGames: bot.slowRatedGames ?? 0,
         owner: bot.owner === null ? null : { ...bot.owner },
       };
       if (actsFor(viewer, bot)) {
@@ -150,6 +153,7 @@ export function presenter(rating: Config['rating'], clock: Clock): Presenter {
         ...(match.answerBy === undefined ? {} : { answerBy: iso(match.answerBy) }),
         ...(match.declineReason === undefined ? {} : { declineReason: match.declineReason }),
         ...(match.tournament === undefined ? {} : { tournament: { ...match.tournament } }),
+        ...(match.pool === undefined ? {} : { pool: match.pool }),
       };
     },
     account(account, passkeys) {

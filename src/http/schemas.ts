@@ -73,6 +73,7 @@ export const updateBotBody = z
     acceptsChallenges: z.boolean().optional(),
     challenges: challengePolicy.optional(),
     ratedPlay: z.boolean().optional(),
+    slowPool: z.boolean().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'name at least one field to change');
 tied<Exact<z.input<typeof updateBotBody>, Schemas['UpdateBotRequest']>>();
@@ -132,6 +133,7 @@ tied<Exact<Partial<z.output<typeof listLiveMatchesQuery>>, Query<'listLiveMatche
 export const leaderboardQuery = z.strictObject({
   limit,
   offset: queryInteger(0, 100_000, 0),
+  pool: z.enum(['arena', 'slow']).default('arena'),
 });
 tied<Exact<Partial<z.output<typeof leaderboardQuery>>, Query<'getLeaderboard'>>>();
 

@@ -119,7 +119,9 @@ export class ArenaScheduler {
     const release = await this.deps.stores.locks.tryLock('matchmaking', MATCHMAKING_LOCK_MS);
     if (release === null) return [];
     try {
-      return await this.matchmakeRound();
+      const created = await this.matchmakeRound('arena');
+      if (this.deps.config.slowPool.enabled) created.push(...(await this.matchmakeRound('slow')));
+      return created;
     } finally {
       await release();
     }
@@ -142,17 +144,24 @@ export class ArenaScheduler {
     }
   }
 
-  private async matchmakeRound(): Promise<string[]> {
+  /**
+   * One round of a pool: the arena's (every bot that consents to rated play) or the slow pool (the
+   * bots that opted in, rated apart at the slow time control).
+   */
+  private async matchmakeRound(pool: 'arena' | 'slow'): Promise<string[]> {
     const { stores, pull, config } = this.deps;
+    const slow = pool === 'slow';
     // Guests are off the active list already; they are people, never paired by the arena.
     const now = this.deps.clock.now();
     // A bot that does not consent to rated play (ratedPlay false) plays only what it accepts.
     const bots = (await stores.bots.activeBots()).filter(
-      (bot) => bot.ratedPlay && !isPausedAt(bot.paused, now) && !bot.guest,
+      (bot) =>
+        bot.ratedPlay && !isPausedAt(bot.paused, now) && !bot.guest && (!slow || bot.slowPool === true),
     );
-    // Push and house bots are always there to play; a pull bot only while it listens.
+    // Push and house bots are always there to play; a pull bot only while it listens. In the slow
+    // pool opting in is the consent: an agent playing through /mcp holds no event stream.
     const online = await Promise.all(
-      bots.map((bot) => (bot.url === null && bot.house === null ? pull.isOnline(bot.id) : true)),
+      bots.map((bot) => (!slow && bot.url === null && bot.house === null ? pull.isOnline(bot.id) : true)),
     );
     const eligible = bots.filter((_, i) => online[i]);
     const [active, balances] = await Promise.all([
@@ -162,8 +171,8 @@ export class ArenaScheduler {
     ]);
     const candidates = eligible.map((bot, i) => ({
       id: bot.id,
-      rating: bot.rating,
-      ratedGames: bot.ratedGames,
+      rating: slow ? (bot.slowRating ?? bot.rating) : bot.rating,
+      ratedGames: slow ? (bot.slowRatedGames ?? 0) : bot.ratedGames,
       faultStreak: bot.consecutiveFaults,
       capacity: Math.max(0, config.matchmaking.maxConcurrentPerBot - (active[i] ?? 0)),
       colorBalance: balances[i] ?? 0,
@@ -204,6 +213,7 @@ export class ArenaScheduler {
             white,
             rated: true,
             ...(opening === undefined ? {} : { opening }),
+            ...(slow ? { pool: 'slow' as const } : {}),
           })),
           balance,
         );
@@ -215,7 +225,7 @@ export class ArenaScheduler {
       }
       created.push(...matches.map((match) => match.id));
     }
-    if (created.length > 0) this.deps.logger.info({ matches: created.length }, 'matchmaking round');
+    if (created.length > 0) this.deps.logger.info({ matches: created.length, pool }, 'matchmaking round');
     return created;
   }
 

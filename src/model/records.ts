@@ -79,6 +79,14 @@ export interface BotRecord {
   readonly challenges: ChallengePolicy;
   /** Whether matchmaking and rated tournaments may take it: `false`, it plays only what it accepts. */
   readonly ratedPlay: boolean;
+  /**
+   * Whether the bot plays in the slow pool: rated matches at the slow time control (SLOW_POOL_*),
+   * paired by matchmaking among the bots that opted in, rated apart (`slowRating`).
+   */
+  readonly slowPool?: boolean;
+  /** The bot's Elo rating in the slow pool; null until it first opts in. */
+  readonly slowRating?: number | null;
+  readonly slowRatedGames?: number;
   /** The account that owns it; `null` for a bot registered without one. */
   readonly owner: PlayerRef | null;
   /** The last match that ended by this bot's fault, and when; `null` while none has. */
@@ -138,6 +146,7 @@ export interface BotChanges {
   readonly webhookSecret?: string | null;
   readonly challenges?: ChallengePolicy;
   readonly ratedPlay?: boolean;
+  readonly slowPool?: boolean;
 }
 
 export type AccountStatus = 'active' | 'closed';
@@ -253,6 +262,8 @@ export interface MatchRecord {
   readonly ratings: MatchRatings | null;
   /** Set on a tournament's matches: the tournament and the round (from 1) the match belongs to. */
   readonly tournament?: TournamentRef;
+  /** `slow`: a match of the slow pool, rated apart at the slow time control; absent: the arena's pool. */
+  readonly pool?: 'slow';
   /**
    * Set on a challenge while it is queued or running: where it was made from (a hash of the
    * client's address group, as the rate limits group addresses), which the cap on one origin's

@@ -91,6 +91,9 @@ export function decodeBot(hash: Record<string, string>): BotRecord | null {
           },
     challenges: challengePolicyOf(hash),
     ratedPlay: hash.ratedPlay !== '0',
+    slowPool: hash.slowPool === '1',
+    slowRating: optionalNumber(hash.slowRating),
+    slowRatedGames: Number(hash.slowRatedGames ?? 0),
     owner: hash.owner === undefined ? null : { id: hash.owner, name: hash.ownerName ?? '' },
     lastFault:
       hash.lastFaultMatch === undefined
@@ -216,6 +219,7 @@ export function matchFields(match: MatchRecord): Record<string, string> {
   if (match.result !== null) fields.result = encodeResult(match.result);
   if (match.ratings !== null) fields.ratings = encodeRatings(match.ratings);
   if (match.tournament !== undefined) fields.tournament = `${match.tournament.id} ${match.tournament.round}`;
+  if (match.pool !== undefined) fields.pool = match.pool;
   if (match.origin !== undefined) fields.origin = match.origin;
   if (match.challengerOwner !== undefined) fields.challengerOwner = match.challengerOwner;
   if (match.answerBy !== undefined) fields.answerBy = String(match.answerBy);
@@ -249,6 +253,7 @@ export function decodeMatch(hash: Record<string, string>): MatchRecord | null {
     result: hash.result ? decodeResult(hash.result) : null,
     ratings: hash.ratings ? decodeRatings(hash.ratings) : null,
     ...(hash.tournament ? { tournament: decodeTournamentRef(hash.tournament) } : {}),
+    ...(hash.pool === 'slow' ? { pool: 'slow' as const } : {}),
     ...(hash.origin ? { origin: hash.origin } : {}),
     ...(hash.challengerOwner ? { challengerOwner: hash.challengerOwner } : {}),
     ...(hash.answerBy ? { answerBy: Number(hash.answerBy) } : {}),

@@ -46,6 +46,39 @@ const GUARDED_BOT_FIELDS: Record<Exclude<keyof StandingBot, 'id'>, string> = {
 };
 
 /**
+ * Where a pool keeps its ratings: the arena's pool in `rating`, the leaderboard and the rated tallies
+ * (which the Bradley–Terry fit reads); the slow pool apart, so that a slow game never moves a bot's
+ * arena rating, nor the other way round.
+ */
+interface PoolFields {
+  readonly rating: string;
+  readonly ratedGames: string;
+  readonly leaderboard: string;
+  readonly leaderboardGames: string;
+  readonly history: (botId: string) => string;
+  readonly tallies: boolean;
+}
+function poolFields(keys: StoreKeys, match: MatchRecord): PoolFields {
+  return match.pool === 'slow'
+    ? {
+        rating: 'slowRating',
+        ratedGames: 'slowRatedGames',
+        leaderboard: keys.slowLeaderboard,
+        leaderboardGames: keys.slowLeaderboardGames,
+        history: keys.slowRatingHistory,
+        tallies: false,
+      }
+    : {
+        rating: 'rating',
+        ratedGames: 'ratedGames',
+        leaderboard: keys.leaderboard,
+        leaderboardGames: keys.leaderboardGames,
+        history: keys.ratingHistory,
+        tallies: true,
+      };
+}
+
+/**
  * Ends a match exactly once, in one optimistic transaction: read the match and both bots, plan the
  * finish with the pure planner (src/model/finish-plan.ts), then make every planned write (the
  * result, the status sets, both bots' records and ratings, the leaderboard, the rating histories,
@@ -81,7 +114,13 @@ export async function finishMatchOnce(
         redis,
         ids.map((id) => keys.bot(id)),
       );
-      const [black = null, white = null] = botHashes.map(decodeBot);
+      const pool = poolFields(keys, match);
+      // The planner reads a bot's rating: in a slow match, its slow pool rating.
+      const [black = null, white = null] = botHashes.map((hash) => {
+        const bot = decodeBot(hash);
+        if (bot === null || match.pool !== 'slow') return bot;
+        return { ...bot, rating: bot.slowRating ?? bot.rating, ratedGames: bot.slowRatedGames ?? 0 };
+      });
       const plan = planFinish({
         match,
         bots: { black, white },
@@ -93,11 +132,11 @@ export async function finishMatchOnce(
 
       const tx = new GuardedWrites().guard(matchKey, 'status', matchHash.status);
       for (const [index, id] of ids.entries()) {
-        for (const field of Object.values(GUARDED_BOT_FIELDS)) {
+        for (const field of [...Object.values(GUARDED_BOT_FIELDS), pool.rating, pool.ratedGames]) {
           tx.guard(keys.bot(id), field, botHashes[index]![field]);
         }
       }
-      writePlan(tx, keys, match, plan);
+      writePlan(tx, keys, match, plan, pool);
       if (await tx.run(guardedWrites)) return true;
     }
   });
@@ -109,6 +148,7 @@ function writePlan(
   keys: StoreKeys,
   match: MatchRecord,
   plan: FinishPlan<MatchResult>,
+  pool: PoolFields,
 ): void {
   const at = String(plan.finishedAt);
   for (const { botId, tally, rated, consecutiveFaults, pause, faulted } of plan.bots) {
@@ -120,14 +160,14 @@ function writePlan(
       tx.write('HINCRBY', bot, tally, 1);
     }
     if (rated) {
-      tx.write('HSET', bot, 'rating', String(rated.rating));
-      tx.write('HINCRBY', bot, 'ratedGames', 1);
+      tx.write('HSET', bot, pool.rating, String(rated.rating));
+      tx.write('HINCRBY', bot, pool.ratedGames, 1);
       if (rated.onLeaderboard) {
-        tx.write('ZADD', keys.leaderboard, -rated.rating, botId);
-        tx.write('ZADD', keys.leaderboardGames, rated.ratedGames, botId);
+        tx.write('ZADD', pool.leaderboard, -rated.rating, botId);
+        tx.write('ZADD', pool.leaderboardGames, rated.ratedGames, botId);
       }
       const entry: RatingHistoryEntry = rated.history;
-      tx.write('RPUSH', keys.ratingHistory(botId), encodeHistoryEntry(entry));
+      tx.write('RPUSH', pool.history(botId), encodeHistoryEntry(entry));
     }
     if (consecutiveFaults !== null) tx.write('HSET', bot, 'consecutiveFaults', String(consecutiveFaults));
     if (pause) {
@@ -148,7 +188,7 @@ function writePlan(
     }
   }
   const { ratedResult } = plan;
-  if (ratedResult) {
+  if (ratedResult && pool.tallies) {
     // Counted per pairing and outcome, not listed: the fit then reads O(pairings), not O(results).
     tx.write('HINCRBY', keys.ratedTallies, ratedTallyField(ratedResult), 1);
   }

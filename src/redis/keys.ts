@@ -47,12 +47,17 @@ export function storeKeys(prefix: string) {
      * under LEADERBOARD_MIN_GAMES (the unranked) are one range of it, whatever that setting is.
      */
     leaderboardGames: `${p}leaderboard:games`,
+    /** The slow pool's leaderboard and rated games, kept as `leaderboard` and `leaderboardGames` are. */
+    slowLeaderboard: `${p}leaderboard:slow`,
+    slowLeaderboardGames: `${p}leaderboard:slow:games`,
     /** Sorted set of the active guests, scored by when each was last seen playing (see arena/guests.ts). */
     guests: `${p}guests`,
     /** The deployment's key of the client-origin HMAC (see http/rate-limit.ts clientOriginHasher). */
     clientOriginKey: `${p}clientOriginKey`,
     /** List of a bot's rating changes as JSON, oldest first. */
     ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
+    /** The slow pool's rating history of a bot, as `ratingHistory`. */
+    slowRatingHistory: (botId: string) => `${p}bot:${botId}:ratings:slow`,
     /**
      * Legacy list of every rated result as `<black id> <white id> <black score>`; nothing writes it
      * any more: the first fit folds it into `ratedTallies` and it is gone (see store/ratings.ts).

@@ -43,10 +43,11 @@ export async function leaderboardSplitPage(
   query: LeaderboardSplitQuery,
 ): Promise<LeaderboardSplit> {
   const split = luaCommand<[string[], string[], number, number]>(redis, LEADERBOARD_SPLIT, 2);
+  const slow = query.pool === 'slow';
   const [[rankedIds, unrankedIds, rankedTotal, unrankedTotal], computedAt] = await Promise.all([
     split(
-      keys.leaderboard,
-      keys.leaderboardGames,
+      slow ? keys.slowLeaderboard : keys.leaderboard,
+      slow ? keys.slowLeaderboardGames : keys.leaderboardGames,
       query.offset,
       query.limit,
       query.minGames,
@@ -57,10 +58,15 @@ export async function leaderboardSplitPage(
   const ids = [...rankedIds, ...unrankedIds];
   const [records, strengths] = await Promise.all([
     readBots(redis, keys, ids),
-    ids.length === 0 ? Promise.resolve([]) : redis.hmget(keys.strength, ...ids),
+    ids.length === 0 || slow ? Promise.resolve([]) : redis.hmget(keys.strength, ...ids),
   ]);
   const rows = ids.map((_, i) => {
-    const bot = records[i];
+    const record = records[i];
+    // The slow pool's rows show the slow rating, as its matches rate it.
+    const bot =
+      record && slow
+        ? { ...record, rating: record.slowRating ?? record.rating, ratedGames: record.slowRatedGames ?? 0 }
+        : record;
     const strength = strengths[i];
     return bot ? { bot, strength: strength ? (JSON.parse(strength) as Strength) : null } : null;
   });

@@ -110,6 +110,7 @@ export class RedisBotStore implements BotStore {
       set('acceptsChallenges', null);
     }
     if (changes.ratedPlay !== undefined) set('ratedPlay', changes.ratedPlay ? null : '0');
+    if (changes.slowPool !== undefined) set('slowPool', changes.slowPool ? '1' : null);
     const k = this.keys;
     // The name keys depend on the name, read first; the script checks it still holds (see settled).
     const outcome = await settled(`update ${id}`, async () => {

@@ -18,6 +18,8 @@ export interface LeaderboardSplitQuery {
   readonly minGames: number;
   /** At most this many unranked bots (the best rated first). */
   readonly unrankedLimit: number;
+  /** `slow`: the slow pool's leaderboard, its rows' ratings the slow ones (and no strengths). */
+  readonly pool?: 'slow';
 }
 
 export interface LeaderboardSplit {

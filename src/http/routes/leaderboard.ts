@@ -34,9 +34,15 @@ export function leaderboardRouter(
     options.cacheMs > 0
       ? new AnswerCache({ ttlMs: options.cacheMs, maxEntries: CACHED_PAGES, shareLoads: true })
       : null;
-  const page = async (offset: number, limit: number): Promise<LeaderboardPage> => {
+  const page = async (offset: number, limit: number, pool: 'arena' | 'slow'): Promise<LeaderboardPage> => {
     const { minGames } = options;
-    const split = await stores.ratings.leaderboardSplit({ offset, limit, minGames, unrankedLimit: limit });
+    const split = await stores.ratings.leaderboardSplit({
+      offset,
+      limit,
+      minGames,
+      unrankedLimit: limit,
+      ...(pool === 'slow' ? { pool } : {}),
+    });
     const { strengthComputedAt } = split;
     return {
       items: split.ranked.map((row) => present.leaderboardEntry(row.rank, row.bot, row.strength)),
@@ -48,12 +54,12 @@ export function leaderboardRouter(
     };
   };
   router.get('/v1/leaderboard', async (req, res) => {
-    const { offset, limit } = parse(leaderboardQuery, req.query, 'query');
+    const { offset, limit, pool } = parse(leaderboardQuery, req.query, 'query');
     const answer =
       pages === null
-        ? jsonAnswer(await page(offset, limit))
-        : await pages.get(`${offset}:${limit}`, async () => ({
-            value: await page(offset, limit),
+        ? jsonAnswer(await page(offset, limit, pool))
+        : await pages.get(`${pool}:${offset}:${limit}`, async () => ({
+            value: await page(offset, limit, pool),
             keep: true,
           }));
     sendJson(res, answer, options.validated);

@@ -256,19 +256,27 @@ function serverFor(deps: McpRouterDeps, req: Request, res: Response, botId: stri
     'arena_leaderboard',
     {
       title: 'Read the leaderboard',
-      description: 'The ranked bots, best Elo rating first (at most limit, default 10).',
-      inputSchema: { limit: z.number().int().min(1).max(50).optional() },
+      description:
+        'The ranked bots, best Elo rating first (at most limit, default 10); pool "slow" for the slow pool, ' +
+        'where bots that opted in (PATCH /v1/bots/{id} { "slowPool": true }) play rated games at a slow time control.',
+      inputSchema: {
+        limit: z.number().int().min(1).max(50).optional(),
+        pool: z.enum(['arena', 'slow']).optional(),
+      },
     },
-    async ({ limit = 10 }) => {
+    async ({ limit = 10, pool = 'arena' }) => {
       const split = await deps.stores.ratings.leaderboardSplit({
         offset: 0,
         limit,
         minGames: deps.minGames,
-        unrankedLimit: 0,
+        unrankedLimit: limit,
+        ...(pool === 'slow' ? { pool } : {}),
       });
       return answer({
+        pool,
         items: split.ranked.map((row) => deps.present.leaderboardEntry(row.rank, row.bot, row.strength)),
         total: split.rankedTotal,
+        unranked: split.unranked.map((row) => deps.present.leaderboardEntry(null, row.bot, row.strength)),
       });
     },
   );
