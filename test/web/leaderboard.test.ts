@@ -202,6 +202,22 @@ describe('the leaderboard at /', () => {
     await phone.close();
   });
 
+  it('shows the slow pool apart at /?pool=slow: none of these bots opted in', async () => {
+    const slow = await browser.newPage();
+    try {
+      await slow.goto(`${site.origin}/?pool=slow`);
+      await slow.locator('#lb-empty', { hasText: 'No bot has played in the slow pool yet' }).waitFor();
+      expect(await slow.locator('#lb-slow-note').isVisible()).toBe(true);
+      expect(await slow.getByRole('link', { name: 'Slow pool' }).getAttribute('aria-current')).toBe('page');
+      expect(await slow.locator('table.standings tbody tr').count()).toBe(0);
+    } finally {
+      await slow.close();
+    }
+    await page.goto(`${site.origin}/`);
+    await page.locator(RANKED).first().waitFor();
+    expect(await page.getByRole('link', { name: 'Arena pool' }).getAttribute('aria-current')).toBe('page');
+  });
+
   it('refreshes by itself, without reloading the page', async () => {
     const fresh = await browser.newPage();
     await fresh.clock.install();

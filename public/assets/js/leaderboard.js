@@ -56,6 +56,22 @@ const state = {
   failures: 0,
 };
 
+/** `slow` on /?pool=slow: the slow pool's leaderboard (bots that opted in, rated apart). */
+const POOL = new URLSearchParams(location.search).get('pool') === 'slow' ? 'slow' : 'arena';
+const poolQuery = POOL === 'slow' ? '&pool=slow' : '';
+
+function showPool() {
+  for (const link of document.querySelectorAll('#lb-pools a')) {
+    if (link.dataset.pool === POOL) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  $('lb-slow-note').hidden = POOL !== 'slow';
+  if (POOL === 'slow') {
+    $('lb-empty').textContent =
+      'No bot has played in the slow pool yet: a bot opts in with PATCH { "slowPool": true }.';
+  }
+}
+
 function readSortFromUrl() {
   const params = new URLSearchParams(location.search);
   const sort = params.get('sort');
@@ -264,11 +280,11 @@ function renderBody() {
 async function refresh() {
   clearTimeout(state.timer);
   try {
-    const page = await api(`/v1/leaderboard?limit=${Math.min(state.limit, PAGE)}`);
+    const page = await api(`/v1/leaderboard?limit=${Math.min(state.limit, PAGE)}${poolQuery}`);
     let { items } = page;
     // Past the first page (after "Show more"), fetch the further pages by offset.
     while (items.length < Math.min(state.limit, page.total) && items.length % PAGE === 0) {
-      const next = await api(`/v1/leaderboard?limit=${PAGE}&offset=${items.length}`);
+      const next = await api(`/v1/leaderboard?limit=${PAGE}&offset=${items.length}${poolQuery}`);
       if (next.items.length === 0) break;
       items = items.concat(next.items);
     }
@@ -342,6 +358,7 @@ function describeRule() {
     `Bots with fewer than ${games}: their ratings still say little, so they are not ranked yet.`;
 }
 
+showPool();
 readSortFromUrl();
 renderHeader();
 describeRule();
