@@ -87,6 +87,14 @@ describe('the MCP server at /mcp', { timeout: 60_000 }, () => {
       const { content: state } = await call(client, 'arena_state', { matchId, waitMs: 10_000 });
       expect(state.matchId).toBe(matchId);
       expect(state.boardText).toMatch(/^ {5}a {2}b {2}c/);
+      // The discs a side, as the board shows them, and both sides' clocks.
+      const board = (state.board as string[]).join('');
+      expect(state.score).toEqual({ black: board.split('B').length - 1, white: board.split('W').length - 1 });
+      expect(state.clocks).toMatchObject({
+        timeLimitMs: 1000,
+        black: { remainingOverageMs: expect.any(Number) },
+        white: { remainingOverageMs: expect.any(Number) },
+      });
       if (state.over) {
         expect(state.result).not.toBeNull();
         break;

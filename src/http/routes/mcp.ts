@@ -7,8 +7,10 @@ import type { MatchService } from '../../arena/matches.ts';
 import { requireBot } from '../../arena/principal.ts';
 import type { PullService } from '../../arena/pull.ts';
 import type { components } from '../../contract/index.ts';
+import { gameFor } from '../../game/index.ts';
 import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game/reversi-description.ts';
 import { ArenaError } from '../../model/errors.ts';
+import { replay } from '../../model/replay.ts';
 import { boardGrid } from '../../protocol/board-grid.ts';
 import { DIRECTIONS } from '../../reversi/index.ts';
 import type { Stores } from '../../store/store.ts';
@@ -64,13 +66,26 @@ function refusal(error: unknown, more: Record<string, unknown> = {}): CallToolRe
   };
 }
 
-/** The pull API's state with the board drawn for a model to read, and whether the game is over. */
-function described(state: MatchState): Record<string, unknown> {
+/**
+ * The pull API's state with what a model reads best beside it: the board drawn, whether it is its
+ * turn and whether the game is over, the discs each side has (`score`) and both sides' clocks, from
+ * the match's record (its overage banks after every recorded move).
+ */
+async function described(deps: McpRouterDeps, state: MatchState): Promise<Record<string, unknown>> {
   const last = state.history.at(-1);
+  const { match, moves } = await deps.matches.get(state.matchId);
+  const { banks, lastLatency } = replay(match.rules, moves, gameFor(match.game));
+  const clock = (side: 'black' | 'white') => ({
+    remainingOverageMs: Math.max(0, Math.round(banks[side])),
+    lastLatencyMs: lastLatency[side],
+  });
+  const discs = (letter: string) => state.board.join('').split(letter).length - 1;
   return {
     ...state,
     yourTurn: state.toMove !== null && state.toMove === state.you,
     over: state.status !== 'queued' && state.status !== 'running',
+    score: { black: discs('B'), white: discs('W') },
+    clocks: { timeLimitMs: match.rules.timeLimitMs, black: clock('black'), white: clock('white') },
     boardText: boardGrid(state.board, last && last.square !== 'pass' ? last.square : null),
   };
 }
@@ -194,13 +209,16 @@ function serverFor(deps: McpRouterDeps, req: Request, res: Response, botId: stri
       title: 'Read a match',
       description:
         'The state of one of your matches: toMove, you, board (rows, rank 1 first) and boardText (a grid with coordinates, ' +
-        'the last move in brackets), legalMoves (yours), both clocks, the result once over. With waitMs (up to 30000) it ' +
+        'the last move in brackets), legalMoves (yours), score (discs a side), clocks (the time limit a move and each ' +
+        "side's overage bank left), the result once over. With waitMs (up to 30000) it " +
         'waits until it is your turn or the game is over, as the pull API long poll does.',
       inputSchema: { matchId: z.string(), waitMs: z.number().int().min(0).max(MAX_WAIT_MS).optional() },
     },
     async ({ matchId, waitMs = 0 }) => {
       try {
-        return answer(described(await deps.pull.awaitTurn(principal, matchId, waitMs, stopSignal(res))));
+        return answer(
+          await described(deps, await deps.pull.awaitTurn(principal, matchId, waitMs, stopSignal(res))),
+        );
       } catch (error) {
         return refusal(error);
       }
@@ -226,7 +244,7 @@ function serverFor(deps: McpRouterDeps, req: Request, res: Response, botId: stri
         before = await deps.pull.state(principal, matchId);
         const action = { action: move, ply: before.ply, ...(direction ? { direction } : {}) };
         const { state } = await deps.pull.act(principal, matchId, action, undefined, stopSignal(res));
-        return answer(described(state));
+        return answer(await described(deps, state));
       } catch (error) {
         // What to play instead, for the player whose move it was; nothing more for anyone else.
         const yours = before !== undefined && error instanceof ArenaError && PLAYER_REFUSALS.has(error.code);
