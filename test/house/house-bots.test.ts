@@ -83,6 +83,10 @@ describe('the house bots', () => {
       .send({ name: 'house-random2' });
     expect(renamed.status).toBe(400);
     expect(renamed.body.code).toBe('bots/name-reserved');
+    // Nor may a name have an id's form: a challenge naming it would reach the bot of that id.
+    const idLike = await request(h.app).post('/v1/bots').send({ name: bot.id });
+    expect(idLike.status).toBe(400);
+    expect(idLike.body.code).toBe('bots/name-reserved');
   });
 
   it('cannot be changed or given a token, even by the admin, but can be retired by the admin', async () => {
