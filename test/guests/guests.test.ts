@@ -152,7 +152,7 @@ describe('a guest', () => {
     await playAsGuest(guest, res.body.id);
   });
 
-  it('may ask for up to GUEST_TIME_LIMIT_MS_MAX a move, while bots keep TIME_LIMIT_MS_MAX', async () => {
+  it("may ask for up to GUEST_TIME_LIMIT_MS_MAX a move; a bot's challenge up to CHALLENGE_TIME_LIMIT_MS_MAX", async () => {
     const guest = await newGuest();
     const tooLong = await challenge(guest, {
       black: guest.id,
@@ -167,9 +167,18 @@ describe('a guest', () => {
     const botAsks = await request(h.app)
       .post('/v1/matches')
       .set(bearer(bot.token))
-      .send({ black: bot.id, white: HOUSE_RANDOM, rules: { timeLimitMs: 60_000 } });
+      .send({ black: bot.id, white: HOUSE_RANDOM, rules: { timeLimitMs: 600_001 } });
     expect(botAsks.status).toBe(400);
     expect(botAsks.body.errors).toEqual([
+      { path: 'body.rules.timeLimitMs', message: 'must be between 50 and 600000' },
+    ]);
+    // The arena's own matches (the admin's here) keep TIME_LIMIT_MS_MAX.
+    const adminAsks = await request(h.app)
+      .post('/v1/matches')
+      .set(admin)
+      .send({ black: bot.id, white: HOUSE_RANDOM, rules: { timeLimitMs: 60_000 } });
+    expect(adminAsks.status).toBe(400);
+    expect(adminAsks.body.errors).toEqual([
       { path: 'body.rules.timeLimitMs', message: 'must be between 50 and 30000' },
     ]);
     const game = (await request(h.app).get('/v1/games/reversi')).body;
