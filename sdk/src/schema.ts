@@ -2635,8 +2635,8 @@ export interface operations {
                 };
             };
             /**
-             * @description A bad request: an invalid body (`request/invalid`), a name starting with `house-`
-             *     (`bots/name-reserved`), or a URL on a private address (`bots/url-not-allowed`; allowed for
+             * @description A bad request: an invalid body (`request/invalid`), a name starting with `house-` or `guest-`, or
+             *     of an id's form (`bots/name-reserved`), or a URL on a private address (`bots/url-not-allowed`; allowed for
              *     local development with `ARENA_ALLOW_PRIVATE_BOT_URLS=true`).
              */
             400: {
