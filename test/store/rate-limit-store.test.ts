@@ -132,7 +132,9 @@ describe('the batched rate-limit store', () => {
 
   describe('when Redis is slow', () => {
     it('does not send again the hits of a batch whose call timed out: Redis may have counted them', async () => {
-      const slow = new Redis(REDIS_URL, { commandTimeout: 100 });
+      // A timeout well under the busy spell, yet long enough that a loaded machine (the suite runs
+      // other files beside this one) does not time out the calls before it.
+      const slow = new Redis(REDIS_URL, { commandTimeout: 300 });
       const blocker = new Redis(REDIS_URL);
       try {
         const store = new BatchedRateLimitStore({
@@ -143,9 +145,9 @@ describe('the batched rate-limit store', () => {
         });
         store.init({ windowMs: WINDOW_MS } as Options);
         await hits(store, 'c', 10);
-        // Redis busy for 400 ms: the flush's call waits behind it, times out here, then runs there.
+        // Redis busy for 900 ms: the flush's call waits behind it, times out here, then runs there.
         const busy = blocker.eval(
-          "local t = redis.call('TIME'); local s = t[1] * 1000000 + t[2]; repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] - s > 400000; return 1",
+          "local t = redis.call('TIME'); local s = t[1] * 1000000 + t[2]; repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] - s > 900000; return 1",
           0,
         );
         await new Promise((settle) => setTimeout(settle, 20));

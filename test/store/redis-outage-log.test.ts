@@ -93,7 +93,8 @@ async function relayTo(port: number) {
   };
 }
 
-describe("a match pool's outage log", { timeout: 30_000 }, () => {
+// Generous: a pool starts and reconnects slowly on a machine busy with the suite's other files.
+describe("a match pool's outage log", { timeout: 90_000 }, () => {
   it("ends an outage only BullMQ's own blocking connection saw, so the next outage is logged too", async () => {
     const relay = await relayTo(server.port);
     const messages: string[] = [];
@@ -114,21 +115,25 @@ describe("a match pool's outage log", { timeout: 30_000 }, () => {
       await admin.connect();
       // The worker's blocking connection, idle in its wait for a job: only it is reset.
       let blocking: number | undefined;
-      await until(async () => {
-        const line = ((await admin.client('LIST')) as string)
-          .split('\n')
-          .find((l) => / cmd=bzpopmin /.test(l));
-        blocking = Number(/ addr=[\d.]+:(\d+) /.exec(line ?? '')?.[1]) || undefined;
-        return blocking !== undefined;
-      }, "the worker's blocking wait");
+      await until(
+        async () => {
+          const line = ((await admin.client('LIST')) as string)
+            .split('\n')
+            .find((l) => / cmd=bzpopmin /.test(l));
+          blocking = Number(/ addr=[\d.]+:(\d+) /.exec(line ?? '')?.[1]) || undefined;
+          return blocking !== undefined;
+        },
+        "the worker's blocking wait",
+        30_000,
+      );
       relay.reset(blocking!);
-      await until(async () => outages().length === 2, 'the outage to begin and end');
+      await until(async () => outages().length === 2, 'the outage to begin and end', 20_000);
       expect(outages()).toEqual(['redis connection lost; retrying', 'redis connection restored']);
 
       await server.stop();
-      await until(async () => outages().length === 3, 'the next outage to be logged');
+      await until(async () => outages().length === 3, 'the next outage to be logged', 20_000);
       await server.start();
-      await until(async () => outages().length === 4, 'its end to be logged');
+      await until(async () => outages().length === 4, 'its end to be logged', 20_000);
       expect(outages().slice(2)).toEqual(['redis connection lost; retrying', 'redis connection restored']);
     } finally {
       await pool.close();
