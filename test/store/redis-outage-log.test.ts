@@ -30,13 +30,14 @@ describe('redisErrorListener', () => {
   it('hands what ioredis rejects commands with while Redis is down to the outage log, once, not to the error log', async () => {
     const logger = recordingLogger();
     const outages = new RedisOutageLog(logger);
+    const relay = await relayTo(server.port);
     // The API's connection (no offline queue) and one that queues offline with a retry limit.
-    const api = outages.watch(createRedis(server.url, 'api'));
-    const queued = outages.watch(createRedis(server.url, 'api', { enableOfflineQueue: true }));
+    const api = outages.watch(createRedis(relay.url, 'api'));
+    const queued = outages.watch(createRedis(relay.url, 'api', { enableOfflineQueue: true }));
     await Promise.all([api.connect(), queued.connect()]);
     const report = redisErrorListener(outages, logger, 'stream waits failed');
     try {
-      await server.stop();
+      relay.down();
       await until(async () => api.status !== 'ready' && queued.status !== 'ready', 'the clients to notice');
       const refused = await api.xread('STREAMS', 'k', '0-0').then(
         () => undefined,
@@ -56,7 +57,7 @@ describe('redisErrorListener', () => {
       ]);
       expect(logger.lines.filter((line) => line.msg.startsWith('redis connection lost'))).toHaveLength(1);
 
-      await server.start();
+      relay.up();
       await until(
         async () => logger.lines.some((line) => line.msg === 'redis connection restored'),
         'the return',
@@ -64,14 +65,28 @@ describe('redisErrorListener', () => {
     } finally {
       api.disconnect();
       queued.disconnect();
+      relay.close();
     }
   });
 });
 
-/** A TCP relay to Redis that can reset (RST) the client side of one relayed connection. */
+/**
+ * A TCP relay to Redis that can reset (RST) the client side of one relayed connection, or take Redis
+ * "down" and "up" for its clients: down resets every relayed connection and every new one, as a
+ * Redis that died would. The outage is the relay's, so the server's port is never given up: stopped
+ * and started again, another process of the suite could take that port meanwhile (it did).
+ */
 async function relayTo(port: number) {
   const clients = new Map<number, Socket>(); // the relay's port towards Redis → the client's socket
+  const live = new Set<Socket>();
+  let down = false;
   const relay = createServer((client) => {
+    if (down) {
+      client.resetAndDestroy();
+      return;
+    }
+    live.add(client);
+    client.on('close', () => live.delete(client));
     const upstream = createConnection(port, '127.0.0.1');
     upstream.once('connect', () => clients.set(upstream.localPort!, client));
     client.pipe(upstream).pipe(client);
@@ -89,6 +104,14 @@ async function relayTo(port: number) {
     url: `redis://127.0.0.1:${(relay.address() as AddressInfo).port}`,
     /** Resets the client side of the relayed connection Redis sees coming from `port`. */
     reset: (port: number) => clients.get(port)?.resetAndDestroy(),
+    /** Redis unreachable through the relay until `up`. */
+    down: () => {
+      down = true;
+      for (const client of live) client.resetAndDestroy();
+    },
+    up: () => {
+      down = false;
+    },
     close: () => relay.close(),
   };
 }
@@ -130,9 +153,9 @@ describe("a match pool's outage log", { timeout: 90_000 }, () => {
       await until(async () => outages().length === 2, 'the outage to begin and end', 20_000);
       expect(outages()).toEqual(['redis connection lost; retrying', 'redis connection restored']);
 
-      await server.stop();
+      relay.down();
       await until(async () => outages().length === 3, 'the next outage to be logged', 20_000);
-      await server.start();
+      relay.up();
       await until(async () => outages().length === 4, 'its end to be logged', 20_000);
       expect(outages().slice(2)).toEqual(['redis connection lost; retrying', 'redis connection restored']);
     } finally {
