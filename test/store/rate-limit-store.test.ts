@@ -7,6 +7,7 @@ import { storeKeys } from '../../src/redis/keys.ts';
 import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import { redisRateLimitStores } from '../../src/redis/rate-limit-store.ts';
 import { REDIS_URL } from '../support/harness.ts';
+import { PrivateRedis } from '../support/private-redis.ts';
 
 const WINDOW_MS = 60_000;
 /** Long enough that the store's own timer never fires during a test: each test flushes by itself. */
@@ -132,10 +133,13 @@ describe('the batched rate-limit store', () => {
 
   describe('when Redis is slow', () => {
     it('does not send again the hits of a batch whose call timed out: Redis may have counted them', async () => {
-      // A timeout well under the busy spell, yet long enough that a loaded machine (the suite runs
-      // other files beside this one) does not time out the calls before it.
-      const slow = new Redis(REDIS_URL, { commandTimeout: 300 });
-      const blocker = new Redis(REDIS_URL);
+      // A Redis of the test's own, which it keeps busy: the suite's shared one, blocked, timed out
+      // other files' commands. The timeout is well under the busy spell, yet long enough that a
+      // loaded machine does not time out the calls before it.
+      const own = await PrivateRedis.start();
+      const slow = new Redis(own.url, { commandTimeout: 300 });
+      const blocker = new Redis(own.url);
+      const check = new Redis(own.url);
       try {
         const store = new BatchedRateLimitStore({
           redis: slow,
@@ -153,13 +157,15 @@ describe('the batched rate-limit store', () => {
         await new Promise((settle) => setTimeout(settle, 20));
         await store.flush();
         await busy;
-        expect(Number(await redis.get(counter('slow', 'c')))).toBe(10);
+        expect(Number(await check.get(counter('slow', 'c')))).toBe(10);
         await store.flush();
         expect((await store.increment('c')).totalHits).toBe(11);
-        expect(Number(await redis.get(counter('slow', 'c')))).toBe(11);
+        expect(Number(await check.get(counter('slow', 'c')))).toBe(11);
       } finally {
         slow.disconnect();
         blocker.disconnect();
+        check.disconnect();
+        await own.stop();
       }
     });
   });
