@@ -13,7 +13,7 @@ import {
 import { ConflictError } from '../model/errors.ts';
 import { operatorMarks } from '../model/operator-marks.ts';
 import { isPausedAt } from '../model/pause.ts';
-import type { MatchRecord } from '../model/records.ts';
+import { inSlowPool, type MatchRecord } from '../model/records.ts';
 import { bullPrefix } from '../queue/match-queue.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
 import type { Stores } from '../store/store.ts';
@@ -169,17 +169,20 @@ export class ArenaScheduler {
       stores.matches.arenaMatchCounts(eligible.map((bot) => bot.id)),
       stores.ratings.colorBalances(eligible.map((bot) => bot.id)),
     ]);
-    const candidates = eligible.map((bot, i) => ({
-      id: bot.id,
-      rating: slow ? (bot.slowRating ?? bot.rating) : bot.rating,
-      ratedGames: slow ? (bot.slowRatedGames ?? 0) : bot.ratedGames,
-      faultStreak: bot.consecutiveFaults,
-      capacity: Math.max(0, config.matchmaking.maxConcurrentPerBot - (active[i] ?? 0)),
-      colorBalance: balances[i] ?? 0,
-      house: bot.house !== null,
-      operatorMarks: operatorMarks(bot),
-      ...(bot.owner === null ? {} : { owner: bot.owner.id }),
-    }));
+    // Paired by the rating of the pool they play in.
+    const candidates = eligible
+      .map((bot) => (slow ? inSlowPool(bot) : bot))
+      .map((bot, i) => ({
+        id: bot.id,
+        rating: bot.rating,
+        ratedGames: bot.ratedGames,
+        faultStreak: bot.consecutiveFaults,
+        capacity: Math.max(0, config.matchmaking.maxConcurrentPerBot - (active[i] ?? 0)),
+        colorBalance: balances[i] ?? 0,
+        house: bot.house !== null,
+        operatorMarks: operatorMarks(bot),
+        ...(bot.owner === null ? {} : { owner: bot.owner.id }),
+      }));
     const paired = config.matchmaking.openings === 'balanced';
     const matchesPerPair = paired ? 2 : 1;
     const pairs = pairBots(

@@ -138,6 +138,15 @@ export interface NewBot {
   readonly registeredFrom?: string;
 }
 
+/**
+ * A bot as the slow pool rates it: its slow rating (its arena rating until its first slow game) and
+ * its slow rated games in place of the arena's. What the slow pool's matchmaking pairs by, its
+ * finish rates and its leaderboard shows.
+ */
+export function inSlowPool(bot: BotRecord): BotRecord {
+  return { ...bot, rating: bot.slowRating ?? bot.rating, ratedGames: bot.slowRatedGames ?? 0 };
+}
+
 export interface BotChanges {
   readonly name?: string;
   readonly description?: string | null;

@@ -3,6 +3,7 @@ import type { components } from '../contract/index.ts';
 import { publicResult } from '../model/faults.ts';
 import { type FinishPlan, type PausePolicy, planFinish, type StandingBot } from '../model/finish-plan.ts';
 import {
+  inSlowPool,
   type MatchRecord,
   type MatchResult,
   type MatchStatus,
@@ -118,8 +119,7 @@ export async function finishMatchOnce(
       // The planner reads a bot's rating: in a slow match, its slow pool rating.
       const [black = null, white = null] = botHashes.map((hash) => {
         const bot = decodeBot(hash);
-        if (bot === null || match.pool !== 'slow') return bot;
-        return { ...bot, rating: bot.slowRating ?? bot.rating, ratedGames: bot.slowRatedGames ?? 0 };
+        return bot !== null && match.pool === 'slow' ? inSlowPool(bot) : bot;
       });
       const plan = planFinish({
         match,

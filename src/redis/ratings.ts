@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
-import type { BotRecord, Strength } from '../model/records.ts';
+import { type BotRecord, inSlowPool, type Strength } from '../model/records.ts';
 import type { TallyColumns } from '../rating/bradley-terry.ts';
 import type { LeaderboardRow, LeaderboardSplit, LeaderboardSplitQuery } from '../store/rating-store.ts';
 import { idOfNameMember, type StoreKeys } from './keys.ts';
@@ -63,10 +63,7 @@ export async function leaderboardSplitPage(
   const rows = ids.map((_, i) => {
     const record = records[i];
     // The slow pool's rows show the slow rating, as its matches rate it.
-    const bot =
-      record && slow
-        ? { ...record, rating: record.slowRating ?? record.rating, ratedGames: record.slowRatedGames ?? 0 }
-        : record;
+    const bot = record && slow ? inSlowPool(record) : record;
     const strength = strengths[i];
     return bot ? { bot, strength: strength ? (JSON.parse(strength) as Strength) : null } : null;
   });
