@@ -8,6 +8,7 @@ import {
   soloScore,
   soloStart,
 } from '../reversi/solo.ts';
+import { seededRandom } from '../support/random.ts';
 import { chooseSoloGreedy, chooseSoloRandom } from './solo.ts';
 
 /** Rows as in src/reversi/solo.test.ts: `B`/`W` discs, `.` empty, `w` a turned white token worth `value`. */
@@ -25,15 +26,6 @@ function position(rows: string[], value = 5): SoloState {
 const rows = (changes: Record<number, string>) =>
   Array.from({ length: 8 }, (_, i) => changes[i] ?? '........');
 
-/** A small seeded generator of the test's own. */
-const seeded = (seed: number) => {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-};
-
 describe('the house bots in the solo game', () => {
   it('greedy takes a capture over a bigger flip', () => {
     // Black on c5 captures b5; white on h4 would flip two discs and capture nothing.
@@ -43,9 +35,9 @@ describe('the house bots in the solo game', () => {
 
   it('random plays a legal placement, the same one for the same draws', () => {
     const start = soloStart(3);
-    const move = chooseSoloRandom(start, seeded(1));
+    const move = chooseSoloRandom(start, seededRandom(1));
     expect(legalSoloMoves(start)).toContainEqual(move);
-    expect(chooseSoloRandom(start, seeded(1))).toEqual(move);
+    expect(chooseSoloRandom(start, seededRandom(1))).toEqual(move);
   });
 
   it('play whole games to the end, greedy capturing at least as much as random over a few layouts', () => {
@@ -53,7 +45,7 @@ describe('the house bots in the solo game', () => {
     let randomTotal = 0;
     for (let layout = 1; layout <= 8; layout++) {
       for (const chooser of ['greedy', 'random'] as const) {
-        const random = seeded(layout);
+        const random = seededRandom(layout);
         let state = soloStart(layout);
         while (!isSoloOver(state)) {
           const move = chooser === 'greedy' ? chooseSoloGreedy(state) : chooseSoloRandom(state, random);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../support/random.ts';
 import {
   isSoloOver,
   legalSoloMoves,
@@ -204,18 +205,9 @@ describe('layouts', () => {
 });
 
 describe('random play (properties)', () => {
-  /** A small seeded generator of the test's own. */
-  const random = (seed: number) => {
-    let state = seed;
-    return () => {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      return state / 4294967296;
-    };
-  };
-
   it('conserves every token, always ends, never lowers the score, and hides what is not turned', () => {
     for (let game = 0; game < 60; game++) {
-      const next = random(game + 1);
+      const next = seededRandom(game + 1);
       let state = soloStart(game);
       const everTurned = new Set<string>();
       let plies = 0;
