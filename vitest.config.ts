@@ -19,6 +19,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
+    // One solo layout key for every file: files share a fork's modules, and the solo game takes
+    // one key per process (src/support/solo-layout-key.ts).
+    env: { SOLO_SECRET: 'vitest-solo-layout-key' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -167,6 +167,11 @@ const envSchema = z.object({
   REDIS_CLUSTER_NODES: z.string().optional(),
   REDIS_DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  /**
+   * The key the solo game's token layouts are drawn with. Unset, the deployment makes one in Redis
+   * at first start and every process shares it; set it to keep layouts across a Redis wiped clean.
+   */
+  SOLO_SECRET: z.string().min(16, 'SOLO_SECRET must be at least 16 characters').optional(),
   ARENA_ALLOW_PRIVATE_BOT_URLS: flag.default(false),
   /**
    * The DNS servers bots' host names are asked of, comma-separated (`1.1.1.1,[2606:4700::1111]:53`);
@@ -513,6 +518,7 @@ const configSchema = envSchema.transform((e, ctx) => {
       dataDir: e.REDIS_DATA_DIR,
     },
     adminToken: e.ADMIN_TOKEN,
+    soloSecret: e.SOLO_SECRET,
     allowPrivateBotUrls: e.ARENA_ALLOW_PRIVATE_BOT_URLS,
     botDnsServers: e.BOT_DNS_SERVERS,
     matchmaking: {

@@ -95,7 +95,7 @@ export async function runPullBot(options: PullBotOptions): Promise<void> {
       for await (const { event, data } of events) {
         options.onEvent?.(event, data);
         if (event === 'yourTurn' && data.toMove === data.you) {
-          await play(client, data, options.choose(data), signal);
+          await play(client, data, options.choose(data as Turn), signal);
         }
       }
     } catch (error) {

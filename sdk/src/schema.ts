@@ -930,6 +930,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/solo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a solo game
+         * @description Starts a solo game (the French rule sheet's solo variant, `/protocol#solo`) for the calling bot on the
+         *     token layout it names. The game is a match record with `game: solo` (the bot on both sides, playing as
+         *     `black`, never rated), played like any match: a push bot is sent the state on each turn, a pull bot
+         *     reads it and posts its actions (`POST /v1/matches/{matchId}/actions` with `colour`). Layouts 0 to
+         *     1073741823 are practice layouts; a league layout (`GET /v1/solo/league`) is refused until its week has
+         *     ended (`403 solo/league-layout`). The time options default and are bounded as a challenge's; a bot's
+         *     solo games count against `MAX_ACTIVE_CHALLENGES_PER_BOT` with its challenges.
+         */
+        post: operations["startSoloGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/solo/league": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This week's puzzle league
+         * @description The solo league's running week: its 20 layouts (published, but not playable outside the league until
+         *     the week ends), its scoring (`points`) and time control (the rated one). A bot enters with
+         *     `POST /v1/solo/league/entries` and plays each layout once; `GET /v1/solo/leaderboard` ranks the week.
+         */
+        get: operations["getSoloLeague"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/solo/league/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter this week's puzzle league
+         * @description Enters the calling bot in the running week: its 20 games, one per layout, are queued at once (the
+         *     arena's own games: a fault counts toward the bot's pause like a rated game's). Once a week (`409
+         *     solo/entered`); guests cannot enter (`403 solo/guest`).
+         */
+        post: operations["enterSoloLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/solo/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A league week's standings
+         * @description Every bot entered in the week, by total score over its ended games (best first); equal scores go to the
+         *     bot that used less time (the sum of its moves' answer times), then to the earlier entry. A game's
+         *     score is what a replay of its record gives; solo games never touch the two-player ratings.
+         */
+        get: operations["getSoloLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments": {
         parameters: {
             query?: never;
@@ -1283,9 +1375,12 @@ export interface components {
             captureRule: "all" | "single-direction";
             /**
              * @description `discs` counts discs; `empties-to-winner` gives empty squares to the winner (tournament convention).
+             *     The solo game's: `tokens` counts the tokens captured, `points` adds up their values.
              * @enum {string}
              */
-            scoring: "discs" | "empties-to-winner";
+            scoring: "discs" | "empties-to-winner" | "tokens" | "points";
+            /** @description Solo game only; which of the arena's token layouts the game is played on. */
+            layout?: number;
             /**
              * @description The time a bot has for each move, network included.
              * @example 1000
@@ -1716,6 +1811,9 @@ export interface components {
             /** @description The square played, or `pass`. */
             square: string;
             direction?: components["schemas"]["Direction"];
+            /** @description In the solo game, the colour of the disc placed. */
+            colour?: components["schemas"]["Color"];
+            /** @description The discs the move flipped; in the solo game, then the squares of the tokens it captured. */
             flips: components["schemas"]["Square"][];
             /** @description The bot's answer time as the arena measured it (0 for a ply the arena made, a pass or an opening ply). */
             latencyMs: number;
@@ -1769,6 +1867,7 @@ export interface components {
             winner: components["schemas"]["Color"] | null;
             /** @description The final count under the match's scoring option. */
             discs: {
+                /** @description In the solo game: the score (110 at most, with `points`). */
                 black: number;
                 white: number;
             };
@@ -1790,6 +1889,12 @@ export interface components {
         /** @description A match without its move list. (Open to extension by Match, so no additionalProperties here.) */
         MatchSummary: {
             id: components["schemas"]["MatchId"];
+            /**
+             * @description The game played: `reversi`, or `solo`. In a `solo` game the one player sits on both sides (`black` and `white` name it),
+             *     plays as `black`, and its score is `result.discs.black` (`white` is 0); it is never rated.
+             * @example reversi
+             */
+            game: string;
             black: components["schemas"]["PlayerRef"];
             white: components["schemas"]["PlayerRef"];
             rules: components["schemas"]["RulesOptions"];
@@ -2083,6 +2188,8 @@ export interface components {
             player: components["schemas"]["Color"];
             square: string;
             direction?: components["schemas"]["Direction"];
+            /** @description In the solo game, the colour of the disc placed. */
+            colour?: components["schemas"]["Color"];
             /**
              * @description Present on the plies of the match's opening, which the arena played before the first bot move.
              * @enum {boolean}
@@ -2445,6 +2552,8 @@ export interface components {
         PullAction: {
             action: components["schemas"]["Square"];
             direction?: components["schemas"]["Direction"];
+            /** @description In the solo game (and only there), the colour of the disc placed; required there. */
+            colour?: components["schemas"]["Color"];
             ply?: number;
         };
         BotStateFields: {
@@ -2471,7 +2580,92 @@ export interface components {
             remainingOverageMs: number;
             /** @description Your own previous answer time as the arena measured it (`null` on your first move). */
             lastLatencyMs: number | null;
+            /** @description The bot across the board; in the solo game, the player itself (it sits on both sides). */
             opponent: components["schemas"]["Opponent"];
+            /**
+             * @description Solo game only: the tokens still on the board, a1 first. A face-down token shows its square and
+             *     `hidden: true` only; a turned one its colour and value too.
+             */
+            tokens?: components["schemas"]["SoloToken"][];
+            /** @description Solo game only; the tokens captured so far, in the order they were. */
+            captured?: components["schemas"]["SoloCapturedToken"][];
+            /** @description Solo game only; the score so far under `rules.scoring` (`tokens` or `points`). */
+            score?: number;
+            /**
+             * @description Solo game only: every legal placement with its colour (`legalMoves` lists their squares once
+             *     each). Answer one of them as a `BotAction` with its `colour`.
+             */
+            legalActions?: {
+                action: components["schemas"]["Square"];
+                colour: components["schemas"]["Color"];
+            }[];
+        } & (unknown & unknown);
+        SoloRequest: {
+            /** @description The token layout; the same number always lays the same tokens in the same places. */
+            layout: number;
+            /**
+             * @description `tokens`: one point a token captured (the sheet's rule); `points`: their values added.
+             * @default tokens
+             * @enum {string}
+             */
+            scoring?: "tokens" | "points";
+            timeLimitMs?: number;
+            overageMs?: number;
+        };
+        SoloLeague: {
+            /** @description The week's id: the date of its Monday (UTC). */
+            week: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            /** @description The week's 20 layouts, in the order each entrant's games are made. */
+            layouts: number[];
+            /** @enum {string} */
+            scoring: "tokens" | "points";
+            timeLimitMs: number;
+            overageMs: number;
+        };
+        SoloLeagueEntry: {
+            week: string;
+            bot: components["schemas"]["PlayerRef"];
+            /** @description The bot's games, one per layout in the week's order. */
+            matches: components["schemas"]["MatchId"][];
+        };
+        SoloLeaderboard: components["schemas"]["SoloLeague"] & {
+            items: components["schemas"]["SoloStanding"][];
+        };
+        SoloStanding: {
+            rank: number;
+            bot: components["schemas"]["PlayerRef"];
+            house: boolean;
+            /** @description The total over its ended games. */
+            score: number;
+            /** @description The time its moves took in its ended games. */
+            timeUsedMs: number;
+            /** @description Its games that have ended. */
+            played: number;
+            /** @description Its games in all (the week's layouts). */
+            games: number;
+        };
+        /**
+         * @description The solo game's board, rank 1 first: `B`/`W` discs, `.` empty, `?` a face-down token, `b`/`w`/`o` a
+         *     turned black, white or blank token.
+         */
+        SoloBoard: string[];
+        SoloToken: {
+            square: components["schemas"]["Square"];
+            /** @description `true` while face down: then nothing else is shown. */
+            hidden: boolean;
+            /** @enum {string} */
+            colour?: "black" | "white" | "blank";
+            /** @description 1 to 10; 0 for a blank. */
+            value?: number;
+        };
+        SoloCapturedToken: {
+            /** @enum {string} */
+            colour: "black" | "white" | "blank";
+            value: number;
         };
         /**
          * @description A bot's answer on its turn.
@@ -2483,6 +2677,8 @@ export interface components {
             action: components["schemas"]["Square"];
             /** @description Under the `single-direction` rule, the line to flip when the move traps several. */
             direction?: components["schemas"]["Direction"];
+            /** @description In the solo game (and only there), the colour of the disc placed; required there. */
+            colour?: components["schemas"]["Color"];
         };
         Health: {
             /** @enum {string} */
@@ -3963,6 +4159,109 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            default: components["responses"]["Problem"];
+        };
+    };
+    startSoloGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SoloRequest"];
+            };
+        };
+        responses: {
+            /** @description The game, queued. */
+            202: {
+                headers: {
+                    /** @description The match's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchSummary"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            429: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getSoloLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The running week. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoloLeague"];
+                };
+            };
+            default: components["responses"]["Problem"];
+        };
+    };
+    enterSoloLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry and its games. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoloLeagueEntry"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getSoloLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description The week, by the date of its Monday (`2026-12-07`); the running one by default. */
+                week?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The week's standings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoloLeaderboard"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };
     };

@@ -94,7 +94,9 @@ export function withOpening(rules: MatchRules, opening: string | undefined): Mat
   const { opening: _, ...rest } = rules;
   let options: ReversiOptions;
   try {
-    options = ARENA_GAME.options({ ...rest, ...(opening === undefined ? {} : { opening }) });
+    // A Reversi match's rules (the solo game's never reach here).
+    const reversiRules = rest as Partial<ReversiOptions>;
+    options = ARENA_GAME.options({ ...reversiRules, ...(opening === undefined ? {} : { opening }) });
   } catch (error) {
     if (!(error instanceof RulesError)) throw error;
     throw new InvalidRequestError('request/invalid', 'The match cannot start from this opening.', [

@@ -16,6 +16,7 @@ import type { ActionContext, PulledAction, PullStore } from '../store/pull-store
 export interface ActionInput {
   readonly action: string;
   readonly direction?: Direction;
+  readonly colour?: Color;
   readonly ply?: number;
 }
 
@@ -157,11 +158,10 @@ function judge(read: ActionContext, botId: string, input: ActionInput): Judged {
   const game = gameFor(match.game);
   const options = game.options(match.rules);
   const direction = game.recordsDirection(options) ? input.direction : undefined;
-  const submitted: PulledAction = {
-    ply: input.ply ?? moves.length + 1,
-    action: input.action,
-    ...(direction ? { direction } : {}),
-  };
+  // Likewise a colour, in a game whose player does not choose one.
+  const colour = game.choosesColour ? input.colour : undefined;
+  const chosen = { ...(direction ? { direction } : {}), ...(colour ? { colour } : {}) };
+  const submitted: PulledAction = { ply: input.ply ?? moves.length + 1, action: input.action, ...chosen };
   const earlier =
     read.earlier ??
     (input.ply !== undefined && input.ply <= moves.length ? recordedAt(moves, input.ply, color) : null);
@@ -193,7 +193,7 @@ function judge(read: ActionContext, botId: string, input: ActionInput): Judged {
       `The match is at ply ${moves.length + 1}, not ${submitted.ply}.`,
     );
   }
-  const legal = game.apply(position, { action: input.action, ...(direction ? { direction } : {}) }, options);
+  const legal = game.apply(position, { action: input.action, ...chosen }, options);
   if (!legal.ok) {
     throw new RuleViolationError(
       'matches/illegal-action',
@@ -205,7 +205,7 @@ function judge(read: ActionContext, botId: string, input: ActionInput): Judged {
     ply: submitted.ply,
     player: color,
     square: input.action,
-    ...(direction ? { direction } : {}),
+    ...chosen,
     flips: legal.flips,
     latencyMs: 0,
   };
@@ -243,11 +243,19 @@ function turnAfter(read: ActionContext, judged: Extract<Judged, { kind: 'play' }
 }
 
 function actionOf(move: MoveRecord): PulledAction {
-  return { ply: move.ply, action: move.square, ...(move.direction ? { direction: move.direction } : {}) };
+  return {
+    ply: move.ply,
+    action: move.square,
+    ...(move.direction ? { direction: move.direction } : {}),
+    ...(move.colour ? { colour: move.colour } : {}),
+  };
 }
 
 const same = (a: PulledAction, b: PulledAction) =>
-  a.ply === b.ply && a.action === b.action && (a.direction ?? null) === (b.direction ?? null);
+  a.ply === b.ply &&
+  a.action === b.action &&
+  (a.direction ?? null) === (b.direction ?? null) &&
+  (a.colour ?? null) === (b.colour ?? null);
 
 /** The action recorded at ply `ply`, which must have been the caller's. */
 function recordedAt(moves: readonly MoveRecord[], ply: number, color: Color): PulledAction {

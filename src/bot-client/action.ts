@@ -4,10 +4,14 @@ import { type Exact, tied } from '../contract/tied.ts';
 import { clippedFaultMessage } from '../model/faults.ts';
 import { DIRECTIONS } from '../reversi/index.ts';
 
-/** A bot's answer: a square a1..h8 and, under single-direction capture, a direction. Nothing else. */
+/**
+ * A bot's answer: a square a1..h8 and, under single-direction capture, a direction, or in the solo
+ * game the colour of the disc placed. Nothing else.
+ */
 export const botActionSchema = z.strictObject({
   action: z.string().regex(/^[a-h][1-8]$/, 'must be a square a1..h8'),
   direction: z.enum(DIRECTIONS).optional(),
+  colour: z.enum(['black', 'white']).optional(),
 });
 tied<Exact<z.output<typeof botActionSchema>, BotAction>>();
 

@@ -147,7 +147,7 @@ describe("Reversi's module", () => {
         winner: 'black',
         counts: { black: 64, white: 0 },
       });
-      expect(reversi.counts(finished)).toEqual({ black: 1, white: 0 });
+      expect(reversi.counts(finished, DEFAULT_RULES)).toEqual({ black: 1, white: 0 });
     });
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The game seam, as Battlesnake's `Ruleset` and boardgame.io's `Game` have it: everything the arena
  * asks of a game, so the runner, the match model, the protocol and the pull service never name one.
- * A game is a two-sided, turn-based board game whose sides are named by colour on the wire ('black'
- * and 'white') and whose actions name a square, optionally with a direction. Pure: a game does no
+ * A game is a turn-based board game whose sides are named by colour on the wire ('black' and
+ * 'white') and whose actions name a square, optionally with a direction or a disc colour. A
+ * one-player game (the solo game) is one whose `toMove` is always the same side: the arena seats
+ * its player on both sides of the match record, and only that side is ever asked. Pure: a game does no
  * I/O and keeps no state between calls; its states are values the arena passes back in.
  */
 
@@ -32,10 +34,14 @@ export interface Outcome {
   readonly counts: SideCounts;
 }
 
-/** An action as a bot names it (the wire's `BotAction`): a square and, where the rules read one, a direction. */
+/**
+ * An action as a bot names it (the wire's `BotAction`): a square and, where the rules read one, a
+ * direction, or the colour of the disc placed (the solo game, whose one player plays both colours).
+ */
 export interface GameAction {
   readonly action: string;
   readonly direction?: string;
+  readonly colour?: Side;
 }
 
 /**
@@ -100,12 +106,23 @@ export interface Game<State, Options> {
    * one are the same action.
    */
   recordsDirection(options: Options): boolean;
+  /**
+   * Whether an action names the colour of the disc it places (`GameAction.colour`), which the arena
+   * then records with the move: the solo game's player picks a colour each move.
+   */
+  readonly choosesColour: boolean;
+  /**
+   * What a bot is shown beside the board, for a game whose board rows do not say it all (the solo
+   * game's tokens, captures and score, and its legal actions with their colours). Must show the
+   * player nothing it may not know yet. Absent for Reversi.
+   */
+  shownState?(state: State, options: Options): Readonly<Record<string, unknown>>;
   /** True when neither side can act any more. */
   isOver(state: State): boolean;
   /** The result of a finished game under `options` (on an unfinished one: the board as it stands). */
   outcome(state: State, options: Options): Outcome;
-  /** Each side's count as the board stands, whatever the scoring: what a match ended by a fault records. */
-  counts(state: State): SideCounts;
+  /** Each side's count as the board stands (Reversi's discs, whatever its scoring): what a match ended by a fault records. */
+  counts(state: State, options: Options): SideCounts;
   /** The board as rows of text, first row first: what a bot is shown as `board`. */
   boardRows(state: State): string[];
 }

@@ -15,3 +15,13 @@ export {
 } from './game.ts';
 export { DEFAULT_GAME_ID, gameFor, registerGame, UnknownGameError } from './registry.ts';
 export { type ReversiOptions, reversi } from './reversi-game.ts';
+export {
+  SOLO_GAME_ID,
+  SOLO_SCORINGS,
+  SOLO_SIDE,
+  type SoloLayoutBytes,
+  type SoloOptions,
+  SoloRulesError,
+  solo,
+  useSoloLayouts,
+} from './solo-game.ts';

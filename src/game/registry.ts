@@ -1,11 +1,12 @@
 /**
- * The games the arena plays, by id. Reversi is registered here, the one production game; tests
+ * The games the arena plays, by id. Reversi and the solo game are registered here; tests
  * register their own (a game is pure data and functions, so one shared table is enough, as a
  * Battlesnake ruleset is looked up by name). Every layer that plays a match asks `gameFor(match.game)`.
  */
 
 import type { AnyGame, Game } from './game.ts';
 import { reversi } from './reversi-game.ts';
+import { solo } from './solo-game.ts';
 
 /**
  * The game of a match that names none: records stored before matches carried a game id, and match
@@ -13,7 +14,10 @@ import { reversi } from './reversi-game.ts';
  */
 export const DEFAULT_GAME_ID = reversi.id;
 
-const games = new Map<string, AnyGame>([[reversi.id, reversi]]);
+const games = new Map<string, AnyGame>([
+  [reversi.id, reversi],
+  [solo.id, solo as AnyGame],
+]);
 
 /** Asked for a game id nobody registered: a corrupt record, or a process missing a registration. */
 export class UnknownGameError extends Error {

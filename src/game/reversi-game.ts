@@ -81,6 +81,7 @@ export const reversi: Game<Position, ReversiOptions> & { readonly id: 'reversi' 
       : { ok: false, message: played.error.message };
   },
   recordsDirection: (options) => options.captureRule === 'single-direction',
+  choosesColour: false,
   isOver: (position) => isGameOver(position),
   outcome(position, options) {
     const { winner, discs } = outcome(position, options);

@@ -35,6 +35,8 @@ export type Turn = z.infer<typeof turnSchema>;
 export interface Action {
   readonly action: string;
   readonly direction?: Direction;
+  /** In the solo game, the colour of the disc placed. */
+  readonly colour?: 'black' | 'white';
 }
 
 /** One way to play this turn: the action to answer, the position it leads to, the discs it flips. */

@@ -10,6 +10,7 @@ import { MatchService } from '../arena/matches.ts';
 import { OidcSignIn } from '../arena/oidc-sign-in.ts';
 import { PullService } from '../arena/pull.ts';
 import { SignInService } from '../arena/sign-in.ts';
+import { SoloService } from '../arena/solo.ts';
 import { SpectatorService } from '../arena/spectate.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { TournamentService } from '../arena/tournaments.ts';
@@ -53,6 +54,7 @@ import { mcpRouter } from './routes/mcp.ts';
 import { opsRouter } from './routes/ops.ts';
 import { pullRouter } from './routes/pull.ts';
 import { sessionRouter } from './routes/session.ts';
+import { soloRouter } from './routes/solo.ts';
 import { spectateRouter } from './routes/spectate.ts';
 import { tournamentsRouter } from './routes/tournaments.ts';
 import { WEB_PAGES, webRouter } from './routes/web.ts';
@@ -165,14 +167,18 @@ export function createApp(deps: AppDeps): Express {
     client: deps.botClient,
     logger,
   });
-  const matches = new MatchService({
+  // What every maker of queued matches takes: the match service and the solo games.
+  const queued = {
     stores,
     queue: deps.queue,
     clock: deps.clock,
     random: deps.random,
     limits: config.limits,
-    onEnqueueFailure: (matchId, error) =>
+    onEnqueueFailure: (matchId: string, error: unknown) =>
       logger.warn({ err: error, matchId }, 'match stored but not queued yet'),
+  };
+  const matches = new MatchService({
+    ...queued,
     askPushBot: (match, target) => challenges.askPushBot(match, target),
   });
 
@@ -191,6 +197,8 @@ export function createApp(deps: AppDeps): Express {
     limits: config.limits,
     sameOperatorGames: config.sameOperatorGames,
   });
+
+  const solo = new SoloService(queued);
 
   const { pull } = deps;
   const pullService = new PullService({ stores, pull, maxStreamsPerBot: config.limits.maxStreamsPerBot });
@@ -341,6 +349,7 @@ export function createApp(deps: AppDeps): Express {
         }),
       ],
       [['/v1/tournaments'], tournamentsRouter(tournaments)],
+      [['/v1/solo'], soloRouter(solo, present, config.limits)],
       [
         ['/mcp'],
         mcpRouter({

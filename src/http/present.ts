@@ -2,6 +2,7 @@ import type { OwnedBot } from '../arena/accounts.ts';
 import { actsFor, type Principal } from '../arena/principal.ts';
 import type { Config } from '../config.ts';
 import type { components } from '../contract/index.ts';
+import { DEFAULT_GAME_ID } from '../game/index.ts';
 import { resultAsSeenBy } from '../model/faults.ts';
 import { isPausedAt } from '../model/pause.ts';
 import type {
@@ -133,6 +134,7 @@ export function presenter(rating: Config['rating'], clock: Clock): Presenter {
     matchSummary(match, viewer) {
       return {
         id: match.id,
+        game: match.game ?? DEFAULT_GAME_ID,
         black: match.black,
         white: match.white,
         rules: match.rules,

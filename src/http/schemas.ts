@@ -142,6 +142,7 @@ export const noQuery = z.strictObject({});
 export const pullActionBody = z.strictObject({
   action: z.string().regex(/^[a-h][1-8]$/, 'must be a square a1..h8'),
   direction: z.enum(DIRECTIONS).optional(),
+  colour: z.enum(['black', 'white']).optional(),
   ply: z.number().int().min(1).optional(),
 });
 tied<Exact<z.input<typeof pullActionBody>, Schemas['PullAction']>>();
@@ -239,3 +240,23 @@ export const mcpRequestBody = z.strictObject({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 tied<Exact<z.input<typeof mcpRequestBody>, Schemas['McpRequest']>>();
+
+export const soloRequestBody = z.strictObject({
+  layout: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
+  scoring: z.enum(['tokens', 'points']).optional(),
+  timeLimitMs: z.number().int().min(1).optional(),
+  overageMs: z.number().int().min(0).optional(),
+});
+tied<Exact<z.input<typeof soloRequestBody>, Schemas['SoloRequest']>>();
+
+export const soloLeaderboardQuery = z.strictObject({
+  week: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD (a Monday)')
+    .optional(),
+});
+tied<Exact<Partial<z.output<typeof soloLeaderboardQuery>>, Query<'getSoloLeaderboard'>>>();

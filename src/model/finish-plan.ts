@@ -15,6 +15,17 @@ export type Score = 0 | 0.5 | 1;
 
 const SIDES = ['black', 'white'] as const satisfies readonly Side[];
 
+/**
+ * The sides of a match that seat a bot of their own: both, or only `black` in a one-player game
+ * (the solo game seats its player on both sides), so nothing is done to one bot twice.
+ */
+export function seatedSides(match: {
+  readonly black: PlayerRef;
+  readonly white: PlayerRef;
+}): readonly Side[] {
+  return match.black.id === match.white.id ? ['black'] : SIDES;
+}
+
 /** The longest public pause reason, and the longest private detail, a bot record keeps. */
 const PAUSE_REASON_MAX = 300;
 const PAUSE_DETAIL_MAX = 500;
@@ -202,7 +213,7 @@ export function planFinish<R extends FinishedResult>(input: FinishInput<R>): Fin
     };
   }
   const updates: BotUpdate[] = [];
-  for (const side of SIDES) {
+  for (const side of seatedSides(match)) {
     const bot = bots[side];
     if (!bot) continue;
     const opponent = side === 'black' ? match.white : match.black;

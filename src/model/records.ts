@@ -178,7 +178,8 @@ export interface NewAccount {
 export interface MatchRules {
   readonly firstPlayer: Color;
   readonly captureRule: 'all' | 'single-direction';
-  readonly scoring: 'discs' | 'empties-to-winner';
+  /** Reversi's `discs` or `empties-to-winner`; the solo game's `tokens` or `points`. */
+  readonly scoring: 'discs' | 'empties-to-winner' | 'tokens' | 'points';
   readonly timeLimitMs: number;
   readonly overageMs: number;
   /**
@@ -186,6 +187,8 @@ export interface MatchRules {
    * plays before the first bot move; absent for the standard start (never stored as `standard`).
    */
   readonly opening?: string;
+  /** The solo game's token layout (see src/game/solo-game.ts); absent in Reversi. */
+  readonly layout?: number;
 }
 
 export interface PlayerRef {
@@ -310,6 +313,8 @@ export interface MoveRecord {
   /** A square such as `d3`, or `pass`. */
   readonly square: string;
   readonly direction?: string;
+  /** The colour of the disc placed, in a game whose player chooses it (the solo game). */
+  readonly colour?: Color;
   readonly flips: readonly string[];
   readonly latencyMs: number;
   /** Set on the plies of the match's opening, which the arena plays itself (latency 0, no clock charged). */

@@ -52,7 +52,11 @@ export function replay(
     }
     const result = game.apply(
       position,
-      { action: move.square, ...(move.direction ? { direction: move.direction } : {}) },
+      {
+        action: move.square,
+        ...(move.direction ? { direction: move.direction } : {}),
+        ...(move.colour ? { colour: move.colour } : {}),
+      },
       options,
     );
     if (!result.ok)

@@ -12,6 +12,8 @@ import { RedisPullStore } from '../redis/redis-pull-store.ts';
 import { redisStores } from '../redis/redis-stores.ts';
 import { replicaWaitOf } from '../redis/replica-wait.ts';
 import { systemClock } from '../support/clock.ts';
+import { secureRandomBytes } from '../support/random.ts';
+import { loadSoloLayouts } from '../support/solo-layout-key.ts';
 import { createWorkerPool } from './worker-pool.ts';
 
 /**
@@ -33,6 +35,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
     redisErrorListener(outages, logger, 'match queue error'),
   );
   const pull = new RedisPullStore(storeRedis, config.redis.prefix);
+  await loadSoloLayouts(config.soloSecret, () => stores.soloLayoutKey(secureRandomBytes));
   const pool = await createWorkerPool({
     stores,
     pull,

@@ -29,6 +29,7 @@ type HistoryItem = BotState['history'][number];
 function historyItem(move: MoveRecord): HistoryItem {
   const item: HistoryItem = { ply: move.ply, player: move.player, square: move.square };
   if (move.direction) item.direction = move.direction as WireDirection;
+  if (move.colour) item.colour = move.colour;
   if (move.opening) item.opening = true;
   return item;
 }
@@ -122,6 +123,8 @@ export function botState(turn: TurnContext): BotState {
   const you: Color = turn.you ?? toMove;
   const opponent = you === 'black' ? turn.match.white : turn.match.black;
   const { timeLimitMs, overageMs, ...rules } = turn.match.rules;
+  // What the board does not say (the solo game's tokens and score), as the player may see it.
+  const shown = game.shownState?.(turn.position, game.options(turn.match.rules)) ?? {};
   return {
     matchId: turn.match.id,
     game: game.id,
@@ -135,5 +138,6 @@ export function botState(turn: TurnContext): BotState {
     remainingOverageMs: turn.remainingOverageMs,
     lastLatencyMs: turn.lastLatencyMs,
     opponent: { id: opponent.id, name: opponent.name, rating: turn.opponentRating },
+    ...shown,
   };
 }

@@ -17,8 +17,19 @@ export function activeSetsOf(
   match: Pick<MatchRecord, 'createdBy' | 'black' | 'white' | 'origin' | 'challengerOwner'>,
 ): string[] {
   const challenger = challengerOf(match);
-  if (challenger === null)
-    return [keys.botArenaMatches(match.black.id), keys.botArenaMatches(match.white.id)];
+  // A solo game seats one bot on both sides: it counts among that bot's own games, aimed at nobody.
+  const solo = match.black.id === match.white.id;
+  if (challenger === null) {
+    return solo
+      ? [keys.botArenaMatches(match.black.id)]
+      : [keys.botArenaMatches(match.black.id), keys.botArenaMatches(match.white.id)];
+  }
+  if (solo) {
+    return [
+      keys.botChallenges(challenger),
+      ...(match.challengerOwner === undefined ? [] : [keys.ownerChallenges(match.challengerOwner)]),
+    ];
+  }
   const challenged = challengedOf(match, challenger);
   return [
     keys.botChallenges(challenger),

@@ -128,6 +128,8 @@ const RULE_KEYS = ['firstPlayer', 'captureRule', 'scoring', 'timeLimitMs', 'over
 
 /** The rules as one field: the five values in order, then the opening's id when there is one. */
 function encodeRules(rules: MatchRules): string {
+  // The solo game's rules are rare and name a layout: stored as JSON, which decodeRules reads too.
+  if (rules.layout !== undefined) return JSON.stringify(rules);
   const values = RULE_KEYS.map((key) => rules[key]);
   return (rules.opening === undefined ? values : [...values, rules.opening]).join(' ');
 }

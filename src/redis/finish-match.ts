@@ -1,7 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { components } from '../contract/index.ts';
 import { publicResult } from '../model/faults.ts';
-import { type FinishPlan, type PausePolicy, planFinish, type StandingBot } from '../model/finish-plan.ts';
+import {
+  type FinishPlan,
+  type PausePolicy,
+  planFinish,
+  type StandingBot,
+  seatedSides,
+} from '../model/finish-plan.ts';
 import {
   inSlowPool,
   type MatchRecord,
@@ -217,7 +223,7 @@ function writePlan(
   }
   for (const key of activeSetsOf(keys, match)) tx.write('ZREM', key, match.id);
   // The players hear of the end in the same transaction: exactly one matchFinished each.
-  for (const side of ['black', 'white'] as const) {
+  for (const side of seatedSides(match)) {
     const data = JSON.stringify(plan.events[side] satisfies components['schemas']['BotMatchFinishedEvent']);
     writeBotEvent(tx, keys, { botId: match[side].id, type: 'matchFinished', data });
   }

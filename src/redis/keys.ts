@@ -54,6 +54,12 @@ export function storeKeys(prefix: string) {
     guests: `${p}guests`,
     /** The deployment's key of the client-origin HMAC (see http/rate-limit.ts clientOriginHasher). */
     clientOriginKey: `${p}clientOriginKey`,
+    /** String: the key the solo game's layouts are drawn with (never served). */
+    soloLayoutKey: `${p}solo:layoutKey`,
+    /** Hash, per solo league week: bot id -> `<enteredAt> <match ids…>`. */
+    soloLeagueEntries: (week: string) => `${p}solo:league:${week}:entries`,
+    /** Hash, per solo league week: ended game's match id -> `<score> <time used ms>`. */
+    soloLeagueTallies: (week: string) => `${p}solo:league:${week}:tallies`,
     /** List of a bot's rating changes as JSON, oldest first. */
     ratingHistory: (botId: string) => `${p}bot:${botId}:ratings`,
     /** The slow pool's rating history of a bot, as `ratingHistory`. */

@@ -9,7 +9,8 @@ import { CorruptRecordError } from '../store/match-store.ts';
  *
  * - one byte for the square: file (a–p) × 8 + rank (1–8), or 0x7f for a pass; bit 7 set when a
  *   direction byte follows;
- * - the direction byte (its index in `n ne e se s sw w nw`), only for a move that names one;
+ * - the direction byte (its index in `n ne e se s sw w nw`), only for a move that names one, or
+ *   for a solo move the colour of its disc as the byte 8 (black) or 9 (white), in the same place;
  * - the latency in ms as an unsigned LEB128 varint (1 byte below 128 ms, 2 below 16 s, …);
  * - an opening ply (played by the arena before the first bot move: never a pass, no direction, no
  *   latency) is the byte 0xff, which no other ply starts with (a pass never names a direction),
@@ -25,6 +26,9 @@ const HAS_DIRECTION = 0x80;
 const OPENING = 0xff;
 const DIRECTIONS = ['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw'] as const satisfies readonly Direction[];
 const SQUARE = /^([a-p])([1-8])$/;
+/** A solo move's colour byte: this plus its index in COLOURS, past the directions' 0–7. */
+const COLOUR_BYTE = 8;
+const COLOURS = ['black', 'white'] as const;
 
 export class UnencodableMoveError extends Error {
   override readonly name = 'UnencodableMoveError';
@@ -46,14 +50,16 @@ export class CorruptMovesError extends CorruptRecordError {
  * encodeMove({ square: 'pass', latencyMs: 0 }); // <Buffer 7f 00>
  * encodeMove({ square: 'f4', latencyMs: 0, opening: true }); // <Buffer ff 2b>
  */
-export function encodeMove(move: Pick<MoveRecord, 'square' | 'direction' | 'latencyMs' | 'opening'>): Buffer {
+export function encodeMove(
+  move: Pick<MoveRecord, 'square' | 'direction' | 'colour' | 'latencyMs' | 'opening'>,
+): Buffer {
   const { latencyMs } = move;
   if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) {
     throw new UnencodableMoveError(`latency ${latencyMs} is not a whole number of milliseconds`);
   }
   if (move.opening) {
     const code = squareCode(move.square);
-    if (code === PASS || move.direction !== undefined || latencyMs !== 0) {
+    if (code === PASS || move.direction !== undefined || move.colour !== undefined || latencyMs !== 0) {
       throw new UnencodableMoveError(
         `opening ply ${move.square} must be a square without direction or latency`,
       );
@@ -66,7 +72,13 @@ export function encodeMove(move: Pick<MoveRecord, 'square' | 'direction' | 'late
   } else {
     const code = squareCode(move.square);
     if (code === PASS) throw new UnencodableMoveError(`square ${move.square} has no code`);
-    if (move.direction === undefined) {
+    if (move.colour !== undefined) {
+      if (move.direction !== undefined)
+        throw new UnencodableMoveError('a move names a direction or a colour');
+      const colour = COLOURS.indexOf(move.colour);
+      if (colour === -1) throw new UnencodableMoveError(`colour ${move.colour} is no disc's`);
+      bytes.push(code | HAS_DIRECTION, COLOUR_BYTE + colour);
+    } else if (move.direction === undefined) {
       bytes.push(code);
     } else {
       const direction = DIRECTIONS.indexOf(move.direction as Direction);
@@ -96,7 +108,7 @@ const squareName = (code: number) => `${String.fromCharCode(97 + Math.floor(code
 /** The plies packed in `bytes`, without what a replay tells (player, flips). */
 function* unpack(
   bytes: Uint8Array,
-): Generator<Pick<MoveRecord, 'square' | 'direction' | 'latencyMs' | 'opening'>> {
+): Generator<Pick<MoveRecord, 'square' | 'direction' | 'colour' | 'latencyMs' | 'opening'>> {
   let at = 0;
   const next = () => {
     if (at >= bytes.length) throw new CorruptMovesError(`the packed moves end inside a ply (byte ${at})`);
@@ -112,11 +124,16 @@ function* unpack(
     }
     let square = 'pass';
     let direction: string | undefined;
+    let colour: MoveRecord['colour'];
     if (first !== PASS) {
       square = squareName(first & ~HAS_DIRECTION);
       if (first & HAS_DIRECTION) {
-        direction = DIRECTIONS[next()];
-        if (direction === undefined) throw new CorruptMovesError(`byte ${at - 1} is no direction`);
+        const extra = next();
+        direction = DIRECTIONS[extra];
+        colour = COLOURS[extra - COLOUR_BYTE];
+        if (direction === undefined && colour === undefined) {
+          throw new CorruptMovesError(`byte ${at - 1} is no direction nor colour`);
+        }
       }
     }
     let latencyMs = 0;
@@ -125,7 +142,12 @@ function* unpack(
       latencyMs += (byte % 0x80) * scale;
       if (byte < 0x80) break;
     }
-    yield { square, ...(direction === undefined ? {} : { direction }), latencyMs };
+    yield {
+      square,
+      ...(direction === undefined ? {} : { direction }),
+      ...(colour === undefined ? {} : { colour }),
+      latencyMs,
+    };
   }
 }
 
@@ -141,7 +163,7 @@ function* unpack(
 export function decodeMoves(bytes: Uint8Array, game: AnyGame, options: unknown): MoveRecord[] {
   const moves: MoveRecord[] = [];
   let position = game.initialState(options);
-  for (const { square, direction, latencyMs, opening } of unpack(bytes)) {
+  for (const { square, direction, colour, latencyMs, opening } of unpack(bytes)) {
     const ply = moves.length + 1;
     const player = game.toMove(position);
     if (square === 'pass') {
@@ -150,7 +172,8 @@ export function decodeMoves(bytes: Uint8Array, game: AnyGame, options: unknown):
       moves.push({ ply, player, square, flips: [], latencyMs });
       continue;
     }
-    const applied = game.apply(position, { action: square, ...(direction ? { direction } : {}) }, options);
+    const chosen = { ...(direction ? { direction } : {}), ...(colour ? { colour } : {}) };
+    const applied = game.apply(position, { action: square, ...chosen }, options);
     if (!applied.ok)
       throw new CorruptMovesError(`ply ${ply} (${square}) does not replay: ${applied.message}`);
     position = applied.state;
@@ -158,7 +181,7 @@ export function decodeMoves(bytes: Uint8Array, game: AnyGame, options: unknown):
       ply,
       player,
       square,
-      ...(direction ? { direction } : {}),
+      ...chosen,
       flips: [...applied.flips],
       latencyMs,
       ...(opening ? { opening } : {}),

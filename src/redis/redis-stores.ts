@@ -8,8 +8,15 @@ import { RedisBotStore } from './redis-bot-store.ts';
 import { RedisMatchStore } from './redis-match-store.ts';
 import { RedisRatingStore } from './redis-rating-store.ts';
 import { RedisSignInStore } from './redis-sign-in-store.ts';
+import { RedisSoloLeagueStore } from './redis-solo-store.ts';
 import { RedisTournamentStore } from './redis-tournament-store.ts';
-import { clientOriginKey, RedisGuestStore, RedisHealth, RedisLockStore } from './redis-upkeep.ts';
+import {
+  clientOriginKey,
+  deploymentKey,
+  RedisGuestStore,
+  RedisHealth,
+  RedisLockStore,
+} from './redis-upkeep.ts';
 import type { ReplicaWait } from './replica-wait.ts';
 
 /** Every store of one Redis connection, and what its process does with them at start and at the end. */
@@ -20,6 +27,8 @@ export interface RedisStores extends Stores {
   readonly keys: StoreKeys;
   /** The deployment's key of the client-origin HMAC (made once, shared by every process). */
   clientOriginKey(random: RandomBytes): Promise<string>;
+  /** The deployment's key of the solo game's layouts (made once; see src/support/solo-layout-key.ts). */
+  soloLayoutKey(random: RandomBytes): Promise<string>;
   /** Waits for the moves already sent; the stores have no connection of their own to close. */
   close(): Promise<void>;
 }
@@ -46,12 +55,14 @@ export function redisStores(
     matches: new RedisMatchStore(redis, keys, appends, options.replicaWait),
     ratings: new RedisRatingStore(redis, keys),
     guests: new RedisGuestStore(redis, keys, bots),
+    soloLeague: new RedisSoloLeagueStore(redis, keys),
     tournaments: new RedisTournamentStore(redis, prefix),
     accounts: new RedisAccountStore(redis, prefix),
     signIns: new RedisSignInStore(redis, prefix),
     locks: new RedisLockStore(redis, keys),
     health: new RedisHealth(redis),
     clientOriginKey: (random) => clientOriginKey(redis, keys, random),
+    soloLayoutKey: (random) => deploymentKey(redis, keys.soloLayoutKey, random),
     close: () => appends.flushed(),
   };
 }

@@ -69,9 +69,14 @@ export class RedisHealth implements HealthCheck {
  * The deployment's key of the client-origin HMAC: made once, by whichever process asks first,
  * and the same for every process after (so that one address is one origin whoever hashes it).
  */
-export async function clientOriginKey(redis: Redis, keys: StoreKeys, random: RandomBytes): Promise<string> {
-  await redis.set(keys.clientOriginKey, Buffer.from(random(32)).toString('base64url'), 'NX');
-  const key = await redis.get(keys.clientOriginKey);
-  if (key === null) throw new Error('the client-origin key vanished as it was made');
+export function clientOriginKey(redis: Redis, keys: StoreKeys, random: RandomBytes): Promise<string> {
+  return deploymentKey(redis, keys.clientOriginKey, random);
+}
+
+/** A random key of the deployment's, kept at `at`: made by whichever process asks first, then shared. */
+export async function deploymentKey(redis: Redis, at: string, random: RandomBytes): Promise<string> {
+  await redis.set(at, Buffer.from(random(32)).toString('base64url'), 'NX');
+  const key = await redis.get(at);
+  if (key === null) throw new Error(`the key ${at} vanished as it was made`);
   return key;
 }

@@ -93,3 +93,28 @@ export function soloLayout(number: number): ReadonlyMap<number, Token> {
   }
   return new Map(SOLO_TOKEN_SQUARES.map((square, i) => [squareIndex(square), tokens[i]!]));
 }
+
+/** How many bytes `shuffledSoloLayout` reads: two for each of the shuffle's 23 draws. */
+export const SOLO_SHUFFLE_BYTES = 46;
+
+/**
+ * The 24 tokens shuffled over the same squares by `bytes` (at least `SOLO_SHUFFLE_BYTES`): a
+ * Fisher–Yates shuffle whose every draw is two bytes, read big-endian, modulo the draw's range (a
+ * bias below 1 in 2,700). The arena draws the bytes from a keyed hash of a layout's number, so the
+ * tokens of a layout cannot be worked out from its number or from a few of them seen (a 31-bit
+ * seed could be searched for); see docs/solo.md.
+ *
+ * @example
+ * shuffledSoloLayout(new Uint8Array(46)).size; // 24
+ */
+export function shuffledSoloLayout(bytes: Uint8Array): ReadonlyMap<number, Token> {
+  if (bytes.length < SOLO_SHUFFLE_BYTES) {
+    throw new RangeError(`a solo shuffle reads ${SOLO_SHUFFLE_BYTES} bytes, not ${bytes.length}`);
+  }
+  const tokens = [...SOLO_TOKENS];
+  for (let i = tokens.length - 1, at = 0; i > 0; i--, at += 2) {
+    const j = ((bytes[at]! << 8) | bytes[at + 1]!) % (i + 1);
+    [tokens[i], tokens[j]] = [tokens[j]!, tokens[i]!];
+  }
+  return new Map(SOLO_TOKEN_SQUARES.map((square, i) => [squareIndex(square), tokens[i]!]));
+}

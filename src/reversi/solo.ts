@@ -67,10 +67,10 @@ const step = (index: number, [df, dr]: readonly [number, number]): number => {
 
 /**
  * The start: the arena's four centre discs (d4 and e5 white, d5 and e4 black) and the tokens of
- * layout `layout`, all face down.
+ * layout `layout` (or the tokens given, by square index), all face down.
  */
-export function soloStart(layout = 0): SoloState {
-  const tokens = soloLayout(layout);
+export function soloStart(layout: number | ReadonlyMap<number, Token> = 0): SoloState {
+  const tokens = typeof layout === 'number' ? soloLayout(layout) : layout;
   const cells: SoloCell[] = Array.from({ length: 64 }, (_, i) => {
     const token = tokens.get(i);
     return token ? { kind: 'token', token, turned: false } : EMPTY;

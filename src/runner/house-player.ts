@@ -1,5 +1,8 @@
+import { SOLO_GAME_ID } from '../game/index.ts';
 import type { Random } from '../house/random.ts';
 import { houseChooser } from '../house/roster.ts';
+import { chooseSoloAction } from '../house/solo.ts';
+import type { Turn } from '../house/turn.ts';
 import type { Player } from './player.ts';
 
 /**
@@ -12,7 +15,9 @@ export function housePlayer(engine: string, random: Random, now: () => number): 
   return {
     move: async ({ state }) => {
       const started = now();
-      const action = choose(state);
+      // A Reversi state is a house chooser's `Turn`; the solo game has choosers of its own.
+      const action =
+        state.game === SOLO_GAME_ID ? chooseSoloAction(engine, state, random) : choose(state as Turn);
       return { ok: true, action, latencyMs: Math.round(now() - started) };
     },
   };

@@ -73,7 +73,11 @@ export class PullPlayer implements Player {
 function recordedAnswer({ move, turn }: RecordedPly): RecordedAnswer {
   return {
     ok: true,
-    action: { action: move.square, ...(move.direction ? { direction: move.direction as Direction } : {}) },
+    action: {
+      action: move.square,
+      ...(move.direction ? { direction: move.direction as Direction } : {}),
+      ...(move.colour ? { colour: move.colour } : {}),
+    },
     latencyMs: move.latencyMs,
     recorded: { next: turn },
   };
@@ -88,5 +92,7 @@ export async function announceStart(pull: BotEventStore, match: MatchRecord): Pr
     rules: match.rules,
   };
   const data = JSON.stringify(started);
-  await Promise.all([match.black.id, match.white.id].map((id) => pull.appendEvent(id, 'matchStarted', data)));
+  // One event per bot: the solo game seats its one player on both sides.
+  const players = new Set([match.black.id, match.white.id]);
+  await Promise.all([...players].map((id) => pull.appendEvent(id, 'matchStarted', data)));
 }

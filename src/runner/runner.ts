@@ -221,7 +221,7 @@ export class MatchRunner {
       }
       if (turn.kind === 'fault') {
         if (!(await recorder.flush())) return 'resync';
-        return this.finish(match, this.faultResult(match, ruleset.game, moves, position, turn.fault));
+        return this.finish(match, this.faultResult(match, ruleset, moves, position, turn.fault));
       }
       if (turn.recordedNext) {
         // Recorded by the API through the turn this run opened, with the turn after it.
@@ -295,7 +295,7 @@ export class MatchRunner {
     // means the record moved on without this run.
     if (!judged.ok) return recorded ? { kind: 'resync' } : { kind: 'fault', fault: judged.fault };
     const { latencyMs } = judged;
-    const { action, direction } = judged.action;
+    const { action, direction, colour } = judged.action;
     clocks.banks[color] -= overageSpent(latencyMs, timeLimitMs);
     clocks.lastLatency[color] = latencyMs;
     const move: MoveRecord = {
@@ -303,6 +303,7 @@ export class MatchRunner {
       player: color,
       square: action,
       ...(direction && game.recordsDirection(options) ? { direction } : {}),
+      ...(colour && game.choosesColour ? { colour } : {}),
       flips: judged.flips,
       latencyMs,
     };
@@ -367,13 +368,13 @@ export class MatchRunner {
 
   private faultResult(
     match: MatchRecord,
-    game: AnyGame,
+    { game, options }: Ruleset,
     moves: readonly MoveRecord[],
     position: unknown,
     fault: EndingFault,
   ): MatchResult {
     const player = game.toMove(position);
-    const result = faultResult(moves, player, fault, game.counts(position));
+    const result = faultResult(moves, player, fault, game.counts(position, options));
     this.deps.logger.info({ matchId: match.id, player, reason: result.reason }, 'match ended by a fault');
     return result;
   }

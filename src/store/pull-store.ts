@@ -34,6 +34,7 @@ export interface PulledAction {
   readonly ply: number;
   readonly action: string;
   readonly direction?: string;
+  readonly colour?: string;
 }
 
 /** What a posted action is judged against, read in one round trip. */

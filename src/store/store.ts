@@ -5,6 +5,7 @@ import type { HealthCheck, LockStore } from './lock-store.ts';
 import type { MatchStore } from './match-store.ts';
 import type { RatingStore } from './rating-store.ts';
 import type { SignInStore } from './sign-in-store.ts';
+import type { SoloLeagueStore } from './solo-store.ts';
 import type { TournamentStore } from './tournament-store.ts';
 
 /**
@@ -21,4 +22,5 @@ export interface Stores {
   readonly signIns: SignInStore;
   readonly locks: LockStore;
   readonly health: HealthCheck;
+  readonly soloLeague: SoloLeagueStore;
 }

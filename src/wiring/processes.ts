@@ -22,6 +22,7 @@ import { redisStores } from '../redis/redis-stores.ts';
 import { replicaWaitOf } from '../redis/replica-wait.ts';
 import { type Clock, systemClock } from '../support/clock.ts';
 import { secureRandomBytes } from '../support/random.ts';
+import { loadSoloLayouts } from '../support/solo-layout-key.ts';
 
 export interface ArenaProcess {
   /** The express app, when this process serves the API. */
@@ -149,6 +150,7 @@ export async function startApi(
   });
   const rateLimitStores = redisRateLimitStores(redis, config.redis.prefix);
   const clientOrigin = clientOriginHasher(await stores.clientOriginKey(secureRandomBytes));
+  await loadSoloLayouts(config.soloSecret, () => stores.soloLayoutKey(secureRandomBytes));
   const app = createApp({
     accounts: stores.accounts,
     signIns: stores.signIns,

@@ -72,6 +72,7 @@ export const ticTacToe: Game<TicTacToeState, TicTacToeOptions> = {
     return { ok: true, state: { cells, toMove: otherSide(state.toMove) }, flips: [] };
   },
   recordsDirection: () => false,
+  choosesColour: false,
   isOver,
   outcome: (state) => ({ winner: winnerOf(state.cells), counts: counts(state) }),
   counts,

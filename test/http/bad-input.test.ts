@@ -149,6 +149,8 @@ function validBody(operationId: string, world: World): { body: Record<string, un
       };
     case 'declineChallenge':
       return { body: { reason: 'later' }, required: [] };
+    case 'startSoloGame':
+      return { body: { layout: 3, scoring: 'tokens' }, required: ['layout'] };
     case 'mcp':
       // A notification: no `id`, whose type could be spoiled into the other valid one.
       return {
@@ -181,6 +183,7 @@ const BAD_STRINGS: Record<string, Record<string, readonly string[]>> = {
   addPasskey: { ceremonyId: ['x'.repeat(65)], name: ['x'.repeat(65)] },
   signInWithPasskey: { ceremonyId: ['x'.repeat(65)] },
   declineChallenge: { reason: ['nope', 'Generic', ''] },
+  startSoloGame: { scoring: ['discs', 'Points', ''] },
   mcp: { jsonrpc: ['1.0', '2', ''], method: ['', 'x'.repeat(201)] },
   postMatchAction: { action: ['', 'z9', 'e33', 'E3', 'pass'], direction: ['up', 'N', ''] },
   createTournament: {

@@ -91,7 +91,7 @@ export function replayed(match: Match): { black: number; white: number } {
   const rules = rulesOptions({
     firstPlayer: match.rules.firstPlayer,
     captureRule: match.rules.captureRule,
-    scoring: match.rules.scoring,
+    scoring: match.rules.scoring as 'discs' | 'empties-to-winner',
   });
   let position = initialPosition(rules);
   const placed = { black: 0, white: 0 };

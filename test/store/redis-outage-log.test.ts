@@ -129,6 +129,7 @@ describe("a match pool's outage log", { timeout: 90_000 }, () => {
       MATCHMAKING_ENABLED: 'false',
       HOUSE_BOTS: 'false',
       WORKER_THREADS: '0',
+      SOLO_SECRET: process.env.SOLO_SECRET!,
     });
     const pool = await startMatchPool(config, logger, { matchmaking: false });
     const admin = createRedis(server.url, 'worker');

@@ -73,6 +73,8 @@ export async function createHarness(
     // Workers a test starts in its own process play on its thread; spawned workers (worker-process.ts)
     // keep the default threads, and test/match/pool-threads.test.ts tests those.
     WORKER_THREADS: '0',
+    // The one solo layout key of the test processes (vitest.config.ts): the solo game takes one a process.
+    SOLO_SECRET: process.env.SOLO_SECRET!,
     ...env,
   });
   const api = await startApi(config, pino({ level: config.logLevel }), () => false, { clock });
