@@ -146,6 +146,7 @@ try {
       rounds: new RoundMaker({ queue, clock: systemClock, random: secureRandomBytes }),
       clock: systemClock,
       config,
+      queue,
     }),
     clock: systemClock,
     random: seededRandom(1),

@@ -2612,7 +2612,9 @@ export interface components {
             timeLimitMs?: number;
             overageMs?: number;
         };
-        SoloLeague: {
+        SoloLeague: components["schemas"]["SoloLeagueFields"];
+        /** @description A league week. (Open to extension by SoloLeaderboard, so no additionalProperties here.) */
+        SoloLeagueFields: {
             /** @description The week's id: the date of its Monday (UTC). */
             week: string;
             /** Format: date-time */
@@ -2632,7 +2634,7 @@ export interface components {
             /** @description The bot's games, one per layout in the week's order. */
             matches: components["schemas"]["MatchId"][];
         };
-        SoloLeaderboard: components["schemas"]["SoloLeague"] & {
+        SoloLeaderboard: components["schemas"]["SoloLeagueFields"] & {
             items: components["schemas"]["SoloStanding"][];
         };
         SoloStanding: {

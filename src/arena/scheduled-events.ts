@@ -4,6 +4,7 @@ import type { Clock } from '../support/clock.ts';
 import { ulid } from '../support/ids.ts';
 import { digestBytes } from '../support/random.ts';
 import { nextEventStart } from '../tournament/event-slots.ts';
+import type { SoloService } from './solo.ts';
 import type { DueStart, TournamentService } from './tournaments.ts';
 
 export type EventSeries = Config['events']['series'][number];
@@ -13,6 +14,8 @@ export interface ScheduledEventsDeps {
   readonly bots: Pick<BotStore, 'activeBots'>;
   readonly clock: Clock;
   readonly series: readonly EventSeries[];
+  /** The solo league, whose house entrants each look enters in the running week (when house bots play). */
+  readonly soloLeague?: Pick<SoloService, 'enterHouseBots'>;
 }
 
 /** What one look at the schedule did. */
@@ -21,6 +24,8 @@ export interface EventsTick {
   readonly due: readonly DueStart[];
   /** The ids of the events it created (each series' next one, when it did not exist yet). */
   readonly created: readonly string[];
+  /** The house bots it entered in the solo league's running week. */
+  readonly leagueEntries: readonly string[];
 }
 
 /**
@@ -49,7 +54,8 @@ export class ScheduledEvents {
       const id = await this.#ensureNext(one);
       if (id !== null) created.push(id);
     }
-    return { due, created };
+    const leagueEntries = (await this.deps.soloLeague?.enterHouseBots()) ?? [];
+    return { due, created, leagueEntries };
   }
 
   /** Creates the series' next event unless it exists; its id when this call created it. */

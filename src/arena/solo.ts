@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { gameFor, SOLO_GAME_ID, type SoloOptions, solo } from '../game/index.ts';
+import { HOUSE_BOTS } from '../house/roster.ts';
 import { ConflictError, NotFoundError, PermissionError, RateLimitedError } from '../model/errors.ts';
 import { type BotRecord, type MatchRecord, matchEnded, queueClassOf } from '../model/records.ts';
 import { replay } from '../model/replay.ts';
@@ -40,6 +41,8 @@ export const LEAGUE_LAYOUT_BASE = 2 ** 30;
 /** The league's scoring: token values, which split bots that capture as many tokens. */
 export const LEAGUE_SCORING: SoloOptions['scoring'] = 'points';
 const WEEK_MS = 7 * 24 * 3_600_000;
+/** The house engines that enter the league: each plays the solo game its own way (src/house/solo.ts). */
+const SOLO_HOUSE_ENGINES = ['random', 'greedy'];
 /** Week 0 of the league: a Monday, 00:00 UTC; every week starts on a Monday. */
 const LEAGUE_EPOCH = Date.UTC(2026, 0, 5);
 
@@ -176,6 +179,20 @@ export class SoloService {
       throw new ConflictError('solo/entered', `${bot.name} has entered this week's league already.`);
     }
     return { ...entered, bot };
+  }
+
+  /**
+   * Enters the house bots that play the solo game (random and greedy) in the running week, those not
+   * entered yet, so that the league is never empty. Answers the ids it entered.
+   */
+  async enterHouseBots(): Promise<string[]> {
+    const ids = HOUSE_BOTS.filter((bot) => SOLO_HOUSE_ENGINES.includes(bot.engine)).map((bot) => bot.id);
+    const entered: string[] = [];
+    for (const bot of await this.deps.stores.bots.getBots(ids)) {
+      if (bot?.status !== 'active' || bot.house === null) continue;
+      if ((await this.enterBot(bot)) !== null) entered.push(bot.id);
+    }
+    return entered;
   }
 
   /** Enters `bot` in this week's league; null when it had entered already. */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ChallengeService } from '../arena/challenges.ts';
 import { MatchService } from '../arena/matches.ts';
 import { ScheduledEvents } from '../arena/scheduled-events.ts';
+import { SoloService } from '../arena/solo.ts';
 import { TournamentProgress } from '../arena/tournament-progress.ts';
 import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { TournamentService } from '../arena/tournaments.ts';
@@ -72,11 +73,11 @@ export function createRunner({ stores, pull, clock, config, logger, client }: Ru
   });
 }
 
-/** The arena's scheduled events, on the pool's stores and round maker. */
+/** The arena's scheduled events and the solo league's house entries, on the pool's stores and queue. */
 export function scheduledEvents(
-  deps: Pick<WorkerPoolDeps, 'stores' | 'clock' | 'config'> & { readonly rounds: RoundMaker },
+  deps: Pick<WorkerPoolDeps, 'stores' | 'clock' | 'config' | 'queue'> & { readonly rounds: RoundMaker },
 ): ScheduledEvents {
-  const { stores, rounds, clock, config } = deps;
+  const { stores, rounds, clock, config, queue } = deps;
   const tournaments = new TournamentService({
     stores,
     tournaments: stores.tournaments,
@@ -86,7 +87,20 @@ export function scheduledEvents(
     limits: config.limits,
     sameOperatorGames: config.sameOperatorGames,
   });
-  return new ScheduledEvents({ tournaments, bots: stores.bots, clock, series: config.events.series });
+  const soloLeague = new SoloService({
+    stores,
+    queue,
+    clock,
+    random: secureRandomBytes,
+    limits: config.limits,
+  });
+  return new ScheduledEvents({
+    tournaments,
+    bots: stores.bots,
+    clock,
+    series: config.events.series,
+    soloLeague,
+  });
 }
 
 /**
@@ -147,7 +161,7 @@ export async function createWorkerPool(deps: WorkerPoolDeps): Promise<WorkerPool
     stores,
     pull,
     matches: new MatchService({ stores, queue, clock, random: secureRandomBytes, limits: config.limits }),
-    events: scheduledEvents({ stores, rounds, clock, config }),
+    events: scheduledEvents({ stores, rounds, clock, config, queue }),
     clock,
     random: Math.random,
     logger,

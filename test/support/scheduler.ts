@@ -38,6 +38,7 @@ export async function schedulerFor(h: Harness, seed = 1, matchStore: Stores = h.
       rounds: new RoundMaker({ queue: h.queue, clock: h.clock, random: secureRandomBytes }),
       clock: h.clock,
       config: h.config,
+      queue: h.queue,
     }),
     clock: h.clock,
     random: seededRandom(seed),

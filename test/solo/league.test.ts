@@ -1,0 +1,126 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BotState, components } from '../../src/contract/index.ts';
+import { HOUSE_BOTS } from '../../src/house/roster.ts';
+import { seededRandom } from '../../src/support/random.ts';
+import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { answer, type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
+import { playOut } from '../support/match-worker.ts';
+import { schedulerFor } from '../support/scheduler.ts';
+import { replaySolo, type SoloMatch } from './solo-truth.ts';
+
+type Leaderboard = components['schemas']['SoloLeaderboard'];
+
+const house = (engine: string) => HOUSE_BOTS.find((bot) => bot.engine === engine)!;
+
+let h: Harness;
+let pushBot: LoopbackBot;
+let entrant: RegisteredBot;
+let leagueMatches: string[];
+
+beforeAll(async () => {
+  h = await createHarness({ HOUSE_BOTS: 'true' });
+  const random = seededRandom(7);
+  pushBot = await startLoopbackBot((seen, res) => {
+    const { legalActions = [] } = JSON.parse(seen.body) as BotState;
+    answer(res, 200, legalActions[Math.floor(random() * legalActions.length)]);
+  });
+  entrant = await registerBot(h, { name: 'league-entrant', url: pushBot.url });
+});
+afterAll(async () => {
+  await pushBot.close();
+  await h.close();
+});
+
+async function matchOf(id: string): Promise<SoloMatch> {
+  return (await request(h.app).get(`/v1/matches/${id}`)).body as SoloMatch;
+}
+
+describe('the solo league', () => {
+  it("enters the house bots that play the solo game once a week, on the scheduler's look", async () => {
+    const { scheduler, close } = await schedulerFor(h);
+    try {
+      const first = await scheduler.runEvents();
+      expect(first?.leagueEntries).toEqual([house('random').id, house('greedy').id]);
+      const again = await scheduler.runEvents();
+      expect(again?.leagueEntries).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("enters a bot once, with one game per layout of the week, on the league's rules", async () => {
+    const league = (await request(h.app).get('/v1/solo/league')).body as components['schemas']['SoloLeague'];
+    expect(league.layouts).toHaveLength(20);
+    const res = await request(h.app).post('/v1/solo/league/entries').set(bearer(entrant.token));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ week: league.week, bot: { id: entrant.id, name: entrant.name } });
+    leagueMatches = res.body.matches;
+    expect(leagueMatches).toHaveLength(20);
+    const matches = await Promise.all(leagueMatches.map(matchOf));
+    expect(matches.map((match) => match.rules.layout)).toEqual(league.layouts);
+    for (const match of matches) {
+      expect(match).toMatchObject({ game: 'solo', rated: false, status: 'queued' });
+      expect(match.rules).toMatchObject({ scoring: 'points', timeLimitMs: league.timeLimitMs });
+    }
+    const twice = await request(h.app).post('/v1/solo/league/entries').set(bearer(entrant.token));
+    expect(twice.status).toBe(409);
+    expect(twice.body.code).toBe('solo/entered');
+  });
+
+  it('refuses a guest, and a caller without a token', async () => {
+    const guest = await request(h.app).post('/v1/guests');
+    const res = await request(h.app).post('/v1/solo/league/entries').set(bearer(guest.body.token));
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('solo/guest');
+    expect((await request(h.app).post('/v1/solo/league/entries')).status).toBe(401);
+  });
+
+  it('ranks by total score, ties to less time, each score what a replay of the records gives', async () => {
+    const before = (await request(h.app).get('/v1/solo/leaderboard')).body as Leaderboard;
+    expect(before.items.map((item) => item.played)).toEqual([0, 0, 0]);
+    const entries = await h.stores.soloLeague.entries(before.week);
+    await playOut(
+      h,
+      entries.flatMap((entry) => entry.matchIds),
+      8,
+    );
+    const board = (await request(h.app).get('/v1/solo/leaderboard')).body as Leaderboard;
+    expect(board.items).toHaveLength(3);
+    for (const entry of entries) {
+      const matches = await Promise.all(entry.matchIds.map(matchOf));
+      const expected = {
+        score: matches.reduce((sum, match) => sum + replaySolo(match).score, 0),
+        timeUsedMs: matches.reduce(
+          (sum, match) => sum + match.moves.reduce((time, move) => time + move.latencyMs, 0),
+          0,
+        ),
+        played: 20,
+        games: 20,
+        house: entry.botId !== entrant.id,
+      };
+      expect(board.items.find((item) => item.bot.id === entry.botId)).toMatchObject(expected);
+    }
+    const order = board.items.map((item) => [item.score, item.timeUsedMs] as const);
+    const sorted = [...order].sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    expect(order).toEqual(sorted);
+    expect(board.items.map((item) => item.rank)).toEqual([1, 2, 3]);
+    // Read again, the tallies kept from the records give the same standings.
+    expect((await request(h.app).get(`/v1/solo/leaderboard?week=${board.week}`)).body).toEqual(board);
+  });
+
+  it("leaves every entrant's two-player rating and tallies as they were", async () => {
+    for (const id of [entrant.id, house('random').id, house('greedy').id]) {
+      const bot = (await request(h.app).get(`/v1/bots/${id}`)).body;
+      expect(bot).toMatchObject({ rating: h.config.rating.start, ratedGames: 0, games: 0 });
+    }
+  });
+
+  it('answers 400 for a week that is no date, 404 for a day that starts no week', async () => {
+    expect((await request(h.app).get('/v1/solo/leaderboard?week=last')).status).toBe(400);
+    const res = await request(h.app).get('/v1/solo/leaderboard?week=2026-12-08');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('solo/no-week');
+  });
+});
