@@ -119,6 +119,34 @@ describe('the MCP server at /mcp', { timeout: 60_000 }, () => {
     expect(record.result.reason).toBe('completed');
   });
 
+  it('plays a solo game, each move with the colour of its disc', async () => {
+    const started = await request(h.app)
+      .post('/v1/solo')
+      .set({ authorization: `Bearer ${agent.token}` })
+      .send({ layout: 21 });
+    expect(started.status).toBe(202);
+    const matchId = started.body.id as string;
+    const client = await connect(agent.token);
+    let moves = 0;
+    for (;;) {
+      const { content: state } = await call(client, 'arena_state', { matchId, waitMs: 10_000 });
+      if (state.over) break;
+      if (!state.yourTurn) continue;
+      expect(typeof state.score).toBe('number');
+      const [first] = state.legalActions as { action: string; colour: string }[];
+      const played = await call(client, 'arena_play', {
+        matchId,
+        move: first!.action,
+        colour: first!.colour,
+      });
+      expect(played.isError, JSON.stringify(played.content)).toBe(false);
+      moves++;
+    }
+    const record = (await request(h.app).get(`/v1/matches/${matchId}`)).body;
+    expect(record).toMatchObject({ game: 'solo', status: 'finished', moveCount: moves });
+    expect(record.result.reason).toBe('completed');
+  });
+
   it("refuses a bad token, and a bot's moves in another bot's match, without showing more", async () => {
     await expect(connect('not-a-token')).rejects.toThrow(/401/);
     const client = await connect(agent.token);

@@ -7,7 +7,7 @@ import type { MatchService } from '../../arena/matches.ts';
 import { requireBot } from '../../arena/principal.ts';
 import type { PullService } from '../../arena/pull.ts';
 import type { components } from '../../contract/index.ts';
-import { gameFor } from '../../game/index.ts';
+import { gameFor, SOLO_GAME_ID } from '../../game/index.ts';
 import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game/reversi-description.ts';
 import { ArenaError } from '../../model/errors.ts';
 import { replay } from '../../model/replay.ts';
@@ -84,7 +84,8 @@ async function described(deps: McpRouterDeps, state: MatchState): Promise<Record
     ...state,
     yourTurn: state.toMove !== null && state.toMove === state.you,
     over: state.status !== 'queued' && state.status !== 'running',
-    score: { black: discs('B'), white: discs('W') },
+    // The solo game's state has its own `score` (tokens or points); Reversi's is the discs a side.
+    score: state.game === SOLO_GAME_ID ? state.score : { black: discs('B'), white: discs('W') },
     clocks: { timeLimitMs: match.rules.timeLimitMs, black: clock('black'), white: clock('white') },
     boardText: boardGrid(state.board, last && last.square !== 'pass' ? last.square : null),
   };
@@ -230,19 +231,23 @@ function serverFor(deps: McpRouterDeps, req: Request, res: Response, botId: stri
     {
       title: 'Play a move',
       description:
-        'Plays one of your legalMoves (a square such as "d3") in a match where it is your turn, and answers the state after it. ' +
+        'Plays one of your legalMoves (a square such as "d3") in a match where it is your turn, and answers the state after it; ' +
+        "in a solo game, also the colour of the disc (one of the state's legalActions). " +
         'An illegal move, a move out of turn or after the end is refused with the reason and the legal moves.',
       inputSchema: {
         matchId: z.string(),
         move: z.string(),
         direction: z.enum(DIRECTIONS).optional(),
+        // The solo game's: the colour of the disc placed (one of the state's legalActions).
+        colour: z.enum(['black', 'white']).optional(),
       },
     },
-    async ({ matchId, move, direction }) => {
+    async ({ matchId, move, direction, colour }) => {
       let before: MatchState | undefined;
       try {
         before = await deps.pull.state(principal, matchId);
-        const action = { action: move, ply: before.ply, ...(direction ? { direction } : {}) };
+        const chosen = { ...(direction ? { direction } : {}), ...(colour ? { colour } : {}) };
+        const action = { action: move, ply: before.ply, ...chosen };
         const { state } = await deps.pull.act(principal, matchId, action, undefined, stopSignal(res));
         return answer(await described(deps, state));
       } catch (error) {
