@@ -186,6 +186,17 @@ describe('the bot protocol page at /protocol', () => {
     for (const field of Object.keys(schemas.Fault!.properties!)) expect(faultFields).toContain(field);
   });
 
+  it("states the solo game's rules where the sheet is silent, and shows its state fields", async () => {
+    const rules = (await texts('#solo-rules li')).join(' ');
+    for (const decision of ['colour you choose', 'a disc the move flipped', 'a blank is of neither colour']) {
+      expect(rules).toContain(decision);
+    }
+    expect(rules).toContain('hidden: true');
+    expect(await texts('nav.toc a[href="#solo"]')).toEqual(['The solo game']);
+    const stateFields = await texts('#state-body table.fields tbody th');
+    for (const field of ['tokens', 'captured', 'score', 'legalActions']) expect(stateFields).toContain(field);
+  });
+
   it('loads without console errors', async () => {
     await screenshot(page, 'protocol');
     expect(problems).toEqual([]);
