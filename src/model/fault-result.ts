@@ -20,9 +20,11 @@ export function faultResult(
   color: 'black' | 'white',
   fault: EndingFault,
   discs: { readonly black: number; readonly white: number },
+  /** False in a one-player game (the solo game): a fault loses it, but nobody wins it. */
+  opponentWins = true,
 ): MatchResult {
   const showedUp = moves.some((move) => move.player === color && move.square !== 'pass' && !move.opening);
   const recorded: Fault = { player: color, ...fault, message: clippedFaultMessage(fault.message) };
-  const winner = color === 'black' ? 'white' : 'black';
+  const winner = opponentWins ? (color === 'black' ? 'white' : 'black') : null;
   return { winner, discs, reason: showedUp ? fault.reason : 'no-show', fault: recorded };
 }

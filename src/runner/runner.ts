@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
 import { type EndingFault, faultResult } from '../model/fault-result.ts';
+import { seatedSides } from '../model/finish-plan.ts';
 import { judgeAnswer } from '../model/judge.ts';
 import type { LiveTurn } from '../model/live-events.ts';
 import { liveTurn } from '../model/live-turn.ts';
@@ -374,7 +375,9 @@ export class MatchRunner {
     fault: EndingFault,
   ): MatchResult {
     const player = game.toMove(position);
-    const result = faultResult(moves, player, fault, game.counts(position, options));
+    // A one-player game seats one bot on both sides: its fault hands nobody the win.
+    const opponentWins = seatedSides(match).length > 1;
+    const result = faultResult(moves, player, fault, game.counts(position, options), opponentWins);
     this.deps.logger.info({ matchId: match.id, player, reason: result.reason }, 'match ended by a fault');
     return result;
   }

@@ -125,6 +125,33 @@ describe('a pull bot plays a solo game', () => {
   });
 });
 
+describe('a solo game ended by a fault', () => {
+  it('is recorded as a two-player fault is: an action without its colour is an illegal move', async () => {
+    const careless = await startLoopbackBot((seen, res) => {
+      const { legalMoves } = JSON.parse(seen.body) as BotState;
+      answer(res, 200, { action: legalMoves[0] });
+    });
+    try {
+      const bot = await registerBot(h, { name: 'solo-careless', url: careless.url });
+      const res = await request(h.app).post('/v1/solo').set(bearer(bot.token)).send({ layout: 99 });
+      await playOut(h, [res.body.id]);
+      const match = await finishedMatch(res.body.id);
+      expect(match.status).toBe('finished');
+      expect(match.result).toMatchObject({
+        reason: 'no-show',
+        winner: null,
+        discs: { black: 0, white: 0 },
+        fault: { player: 'black', reason: 'illegal-move' },
+      });
+      expect(match.moves).toEqual([]);
+      const seen = await request(h.app).get(`/v1/matches/${res.body.id}`).set(bearer(bot.token));
+      expect(seen.body.result.fault.message).toMatch(/colour/);
+    } finally {
+      await careless.close();
+    }
+  });
+});
+
 describe('POST /v1/solo refuses', () => {
   it('a caller without a bot token, and a layout out of range', async () => {
     expect((await request(h.app).post('/v1/solo').send({ layout: 1 })).status).toBe(401);
