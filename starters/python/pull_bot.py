@@ -5,10 +5,10 @@
 
 It opens `GET /v1/bots/me/events` (Server-Sent Events) with the bot's token and, for each `yourTurn`
 event (whose data is the match state), posts `{"action": ..., "ply": ...}` to
-`POST /v1/matches/<id>/actions`. It plays every match it is given until stopped (Ctrl-C); while it
-listens, matchmaking may pair the bot for rated games. A dropped stream is reopened with
-`Last-Event-ID`, so no turn is missed. The arena never asks for a pass. Python 3.9+, standard library
-only. Your strategy goes in strategy.py.
+`POST /v1/matches/<id>/actions` (plus `"colour"` in the solo game). It plays every match it is given,
+Reversi or solo, until stopped (Ctrl-C); while it listens, matchmaking may pair the bot for rated
+games. A dropped stream is reopened with `Last-Event-ID`, so no turn is missed. The arena never asks
+for a pass. Python 3.9+, standard library only. Your strategy goes in strategy.py.
 """
 
 import argparse
@@ -22,7 +22,7 @@ import time
 import traceback
 import urllib.error
 import urllib.request
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional, Set, Tuple
 
 sys.dont_write_bytecode = True  # no __pycache__ beside your files for strategy.py's sake
 from strategy import choose_move, first_legal  # noqa: E402  (after the line above, on purpose)
@@ -155,6 +155,7 @@ class PullBot:
         self.last_event_id: Optional[str] = None
         self.reconnect_seconds = 2.0  # until the stream's `retry:` says otherwise
         self.failures = 0  # in a row: how long the next reconnect waits
+        self.solo_games: Set[str] = set()  # solo games under way, for the line their end logs
 
     def run(self) -> None:
         """Plays until interrupted. Raises TokenRefused when the arena refuses the token."""
@@ -201,9 +202,16 @@ class PullBot:
             elif event == "matchStarted":
                 started = json.loads(data)
                 black, white = started["black"]["name"], started["white"]["name"]
-                log(f"{started['matchId']}: {black} (black) against {white} (white)")
+                layout = started.get("rules", {}).get("layout")
+                if layout is not None:  # the solo game: the bot sits on both sides
+                    self.solo_games.add(started["matchId"])
+                    log(f"{started['matchId']}: {black} plays a solo game on layout {layout}")
+                else:
+                    log(f"{started['matchId']}: {black} (black) against {white} (white)")
             elif event == "matchFinished":
-                log(finished_line(json.loads(data)))
+                finished = json.loads(data)
+                log(finished_line(finished, finished["matchId"] in self.solo_games))
+                self.solo_games.discard(finished["matchId"])
             elif event == "arenaClosing":
                 # A restart or a deploy, not an error: the stream ends next; come back after this pause.
                 closing_pause = json.loads(data).get("reconnectAfterMs", 2000) / 1000
@@ -222,6 +230,8 @@ class PullBot:
         if state.get("toMove") != state.get("you") or not state.get("legalMoves"):
             return  # an old turn, already played: the match moved on
         match_id, ply = state["matchId"], state["ply"]
+        if state.get("game") == "solo":
+            self.solo_games.add(match_id)  # its matchStarted came before this stream, if it came at all
         try:
             action = choose_move(state)
         except Exception:  # a bug in the strategy: say where, and play on rather than lose on time
@@ -272,10 +282,12 @@ def describe(error: BaseException) -> str:
     return str(reason or error) or type(error).__name__
 
 
-def finished_line(finished: Dict[str, Any]) -> str:
+def finished_line(finished: Dict[str, Any], solo: bool = False) -> str:
     result = finished.get("result")
     if not result:
         return f"{finished['matchId']}: aborted"
+    if solo:  # the score is black's count; white's is always 0
+        return f"{finished['matchId']}: scored {result['discs']['black']} ({result['reason']})"
     winner = f"{result['winner']} wins" if result.get("winner") else "no winner"
     discs = result["discs"]
     return f"{finished['matchId']}: {winner}, {discs['black']}-{discs['white']} ({result['reason']})"

@@ -5,11 +5,11 @@
  *
  * It opens `GET /v1/bots/me/events` (Server-Sent Events) with the bot's token and, for each `yourTurn`
  * event (whose data is the match state), posts `{"action": ..., "ply": ...}` to
- * `POST /v1/matches/<id>/actions`. It plays every match it is given until stopped (Ctrl-C); while it
- * listens, matchmaking may pair the bot for rated games. A dropped stream is reopened with
- * `Last-Event-ID`, so no turn is missed, and an event counts as seen only once it is handled: a move
- * that could not be posted is told again on the next connection. The arena never asks for a pass.
- * Your strategy goes in strategy.ts.
+ * `POST /v1/matches/<id>/actions` (plus `"colour"` in the solo game). It plays every match it is
+ * given, Reversi or solo, until stopped (Ctrl-C); while it listens, matchmaking may pair the bot for
+ * rated games. A dropped stream is reopened with `Last-Event-ID`, so no turn is missed, and an event
+ * counts as seen only once it is handled: a move that could not be posted is told again on the next
+ * connection. The arena never asks for a pass. Your strategy goes in strategy.ts.
  */
 
 import { parseArgs } from 'node:util';
@@ -59,13 +59,17 @@ function logReconnect(reconnect: Reconnect): void {
     log(`event stream lost (${describe(reconnect.error)}); reconnecting in ${wait}`);
 }
 
-function finishedLine({ matchId, result }: MatchFinished): string {
+function finishedLine({ matchId, result }: MatchFinished, solo: boolean): string {
   if (result === null) return `${matchId}: aborted`;
+  if (solo) return `${matchId}: scored ${result.discs.black} (${result.reason})`; // white's is always 0
   const winner = result.winner === null ? 'no winner' : `${result.winner} wins`;
   return `${matchId}: ${winner}, ${result.discs.black}-${result.discs.white} (${result.reason})`;
 }
 
 class PullBot {
+  /** Solo games under way, for the line their end logs. */
+  private readonly soloGames = new Set<string>();
+
   constructor(
     private readonly arena: ArenaClient,
     private readonly verbose: boolean,
@@ -82,6 +86,7 @@ class PullBot {
   async play(state: MatchState): Promise<void> {
     if (state.toMove !== state.you || state.legalMoves.length === 0) return; // an old turn: played already
     const { matchId, ply } = state;
+    if (state.game === 'solo') this.soloGames.add(matchId); // its matchStarted may have come before this stream
     let action: BotAction;
     try {
       action = chooseMove(state);
@@ -156,10 +161,19 @@ class PullBot {
         for await (const event of events) {
           if (event.event === 'yourTurn') await this.play(event.data);
           else if (event.event === 'matchStarted') {
-            const { matchId, black, white } = event.data;
-            log(`${matchId}: ${black.name} (black) against ${white.name} (white)`);
-          } else if (event.event === 'matchFinished') log(finishedLine(event.data));
-          else if (event.event === 'arenaClosing') {
+            const { matchId, black, white, rules } = event.data;
+            // A `layout` marks the solo game, where the bot sits on both sides. Read loosely (`?.`): an
+            // event without rules (an older arena's) must not stop the bot.
+            const layout = rules?.layout;
+            if (layout !== undefined) {
+              this.soloGames.add(matchId);
+              log(`${matchId}: ${black.name} plays a solo game on layout ${layout}`);
+            } else log(`${matchId}: ${black.name} (black) against ${white.name} (white)`);
+          } else if (event.event === 'matchFinished') {
+            const { matchId } = event.data;
+            log(finishedLine(event.data, this.soloGames.has(matchId)));
+            this.soloGames.delete(matchId);
+          } else if (event.event === 'arenaClosing') {
             // A restart or a deploy, not an error: the stream ends next, and comes back after this pause.
             log(`the arena is closing; reconnecting in ${seconds(event.data.reconnectAfterMs)}`);
           }

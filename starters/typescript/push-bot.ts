@@ -4,11 +4,11 @@
  *     npx tsx push-bot.ts --port 8000 --secret whsec_...
  *
  * The arena sends `POST <your url>` with the game state (`BotState`) as JSON, signed with the Standard
- * Webhooks scheme; this server checks the signature and answers 200 with `{"action": "<square>"}`.
- * A call that does not verify gets 401. That one call is the whole protocol: matches and
- * `POST /v1/bots/me/check` both send it, there is no separate ping, and the end of a match is not
- * announced (the arena passes for you when you have no move; it never asks). Your strategy goes in
- * strategy.ts.
+ * Webhooks scheme; this server checks the signature and answers 200 with `{"action": "<square>"}`
+ * (plus `"colour"` in the solo game, whose state says `"game": "solo"`). A call that does not verify
+ * gets 401. That one call is the whole protocol: matches, solo games and `POST /v1/bots/me/check` all
+ * send it, there is no separate ping, and the end of a match is not announced (the arena passes for
+ * you when you have no move; it never asks). Your strategy goes in strategy.ts.
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

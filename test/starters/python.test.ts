@@ -9,7 +9,13 @@ import { firstTurnState } from '../support/loopback-bot.ts';
 import { freePort } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { answerBotsMe, scriptedArena, sseEvents } from '../support/scripted-arena.ts';
-import { replayed, runStarterProcess, type StarterBot } from './starter-process.ts';
+import {
+  expectSoloPlayed,
+  replayed,
+  runStarterProcess,
+  type StarterBot,
+  startSolo,
+} from './starter-process.ts';
 
 /**
  * The Python starter bots (starters/python/), run as a person runs them: `python3 push_bot.py` and
@@ -90,6 +96,17 @@ describe('starters/python/push_bot.py', { timeout: 60_000 }, () => {
     expect(python.bot.output()).not.toContain('refused a call');
   });
 
+  it('plays a whole solo game started with POST /v1/solo, each move with its colour', async () => {
+    const python = await pythonPushBot('py-push-solo');
+    const match = await played(await startSolo(h, python.token, { layout: 11, scoring: 'points' }, RULES));
+
+    expect(match.result?.reason, python.bot.output()).toBe('completed');
+    expectSoloPlayed(match);
+    expect(python.bot.output()).toMatch(
+      new RegExp(`${match.id} ply 1: \\{"action": "[a-h][1-8]", "colour": "(black|white)"\\}`),
+    );
+  });
+
   it('answers the arena check with a legal action', async () => {
     const python = await pythonPushBot('py-push-check');
     const res = await request(h.app).post('/v1/bots/me/check').set(bearer(python.token));
@@ -167,6 +184,20 @@ describe('starters/python/pull_bot.py', { timeout: 60_000 }, () => {
     expect(match.result?.reason, `${pull.output()}\n${push.bot.output()}`).toBe('completed');
     replayed(match);
     expect(match.moves.some((move) => move.direction !== undefined)).toBe(true);
+  });
+
+  it('plays a whole solo game started with POST /v1/solo, each move with its colour', async () => {
+    const puller = await registerBot(h, { name: 'py-pull-solo' });
+    const python = await startPullBot(puller);
+    const match = await played(await startSolo(h, puller.token, { layout: 12 }, RULES));
+
+    expect(match.result?.reason, python.output()).toBe('completed');
+    expectSoloPlayed(match);
+    await python.line(
+      new RegExp(`^\\S+ ${match.id} ply 1: \\{"action": "[a-h][1-8]", "colour": "(black|white)"\\}$`),
+    );
+    const score = match.result?.discs.black;
+    await python.line(new RegExp(`^\\S+ ${match.id}: scored ${score} \\(completed\\)$`));
   });
 
   it('exits cleanly on Ctrl-C', async () => {

@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import request from 'supertest';
 import { expect } from 'vitest';
 import type { components } from '../../src/contract/index.ts';
 import { initialPosition, isGameOver, play, rulesOptions, type Square } from '../../src/reversi/index.ts';
+import { replaySolo } from '../solo/solo-truth.ts';
+import { bearer } from '../support/api.ts';
 import { killedAfterTest } from '../support/children.ts';
+import type { Harness } from '../support/harness.ts';
 
 /** What the starter bots' tests share: running a starter as a person does, and checking its games. */
 
@@ -105,4 +109,39 @@ export function replayed(match: Match): { black: number; white: number } {
   }
   expect(isGameOver(position)).toBe(true);
   return placed;
+}
+
+/**
+ * Starts a solo game as a bot does, `POST /v1/solo` with its token, on the time limits the starters'
+ * tests give (`rules`); answers the queued match's id.
+ */
+export async function startSolo(
+  h: Harness,
+  token: string,
+  body: { layout: number; scoring?: 'tokens' | 'points' },
+  rules: { timeLimitMs: number; overageMs: number },
+): Promise<string> {
+  const res = await request(h.app)
+    .post('/v1/solo')
+    .set(bearer(token))
+    .send({ ...body, ...rules });
+  if (res.status !== 202)
+    throw new Error(`POST /v1/solo answered ${res.status}: ${JSON.stringify(res.body)}`);
+  expect(res.body).toMatchObject({ game: 'solo', status: 'queued' });
+  return res.body.id;
+}
+
+/**
+ * Checks a solo game the starter played to its end (`result.reason` is checked by the test, with the
+ * starter's output): every move names its disc's colour, every move replays legally on the engine
+ * apart from the arena, the game is over at the end, and the recorded score is the replay's.
+ */
+export function expectSoloPlayed(match: Match): void {
+  expect(match.game).toBe('solo');
+  expect(match.status).toBe('finished');
+  expect(match.moves.length).toBeGreaterThan(0);
+  for (const move of match.moves) expect(['black', 'white'], `ply ${move.ply}`).toContain(move.colour);
+  const replayed = replaySolo(match);
+  expect(replayed.over).toBe(true);
+  expect(match.result?.discs).toEqual({ black: replayed.score, white: 0 });
 }

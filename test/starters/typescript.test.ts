@@ -15,7 +15,13 @@ import {
   scriptedArena,
   sseEvents,
 } from '../support/scripted-arena.ts';
-import { replayed, runStarterProcess, type StarterBot } from './starter-process.ts';
+import {
+  expectSoloPlayed,
+  replayed,
+  runStarterProcess,
+  type StarterBot,
+  startSolo,
+} from './starter-process.ts';
 
 /**
  * The TypeScript starter bots (starters/typescript/), run as a person runs them from the repository's
@@ -79,6 +85,17 @@ describe('starters/typescript/push-bot.ts', { timeout: 60_000 }, () => {
     // Each of its moves was a signed call it verified and answered.
     expect(starter.bot.output()).toContain(`${match.id} ply`);
     expect(starter.bot.output()).not.toContain('refused a call');
+  });
+
+  it('plays a whole solo game started with POST /v1/solo, each move with its colour', async () => {
+    const starter = await pushStarter('ts-push-solo');
+    const match = await played(await startSolo(h, starter.token, { layout: 11, scoring: 'points' }, RULES));
+
+    expect(match.result?.reason, starter.bot.output()).toBe('completed');
+    expectSoloPlayed(match);
+    expect(starter.bot.output()).toMatch(
+      new RegExp(`${match.id} ply 1: \\{"action":"[a-h][1-8]","colour":"(black|white)"\\}`),
+    );
   });
 
   it('answers the arena check with a legal action', async () => {
@@ -166,6 +183,20 @@ describe('starters/typescript/pull-bot.ts', { timeout: 60_000 }, () => {
     expect(match.result?.reason, `${pull.output()}\n${push.bot.output()}`).toBe('completed');
     replayed(match);
     expect(match.moves.some((move) => move.direction !== undefined)).toBe(true);
+  });
+
+  it('plays a whole solo game started with POST /v1/solo, each move with its colour', async () => {
+    const puller = await registerBot(h, { name: 'ts-pull-solo' });
+    const starter = await startPullBot(puller);
+    const match = await played(await startSolo(h, puller.token, { layout: 12 }, RULES));
+
+    expect(match.result?.reason, starter.output()).toBe('completed');
+    expectSoloPlayed(match);
+    await starter.line(
+      new RegExp(`^\\S+ ${match.id} ply 1: \\{"action":"[a-h][1-8]","colour":"(black|white)"\\}$`),
+    );
+    const score = match.result?.discs.black;
+    await starter.line(new RegExp(`^\\S+ ${match.id}: scored ${score} \\(completed\\)$`));
   });
 
   it('exits cleanly on Ctrl-C', async () => {
