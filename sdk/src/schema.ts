@@ -989,9 +989,11 @@ export interface paths {
         put?: never;
         /**
          * Enter this week's puzzle league
-         * @description Enters the calling bot in the running week: its 20 games, one per layout, are queued at once (the
-         *     arena's own games: a fault counts toward the bot's pause like a rated game's). Once a week (`409
-         *     solo/entered`); guests cannot enter (`403 solo/guest`).
+         * @description Enters the calling bot in the running week: its 20 games, one per layout, are queued at once, behind
+         *     the arena's rated games as challenges are (a fault counts toward the bot's pause like a rated game's).
+         *     Once a week (`409 solo/entered`); guests cannot enter (`403 solo/guest`), nor a bot paused for its
+         *     faults until its pause ends (`403 solo/paused`). The standings are served from memory for up to
+         *     `LEADERBOARD_CACHE_MS`.
          */
         post: operations["enterSoloLeague"];
         delete?: never;

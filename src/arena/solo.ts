@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import { gameFor, SOLO_GAME_ID, type SoloOptions, solo } from '../game/index.ts';
 import { HOUSE_BOTS } from '../house/roster.ts';
 import { ConflictError, NotFoundError, PermissionError, RateLimitedError } from '../model/errors.ts';
+import { isPausedAt } from '../model/pause.ts';
 import { type BotRecord, type MatchRecord, matchEnded, queueClassOf } from '../model/records.ts';
 import { replay } from '../model/replay.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
@@ -174,6 +175,12 @@ export class SoloService {
     if (bot.guest) {
       throw new PermissionError('solo/guest', 'The league is for bots; a guest plays solo games at /play.');
     }
+    if (isPausedAt(bot.paused, this.deps.clock.now())) {
+      throw new PermissionError(
+        'solo/paused',
+        `${bot.name} is paused for its faults until ${new Date(bot.paused!.until).toISOString()}; it can enter once the pause ends.`,
+      );
+    }
     const entered = await this.enterBot(bot);
     if (entered === null) {
       throw new ConflictError('solo/entered', `${bot.name} has entered this week's league already.`);
@@ -220,7 +227,10 @@ export class SoloService {
       await stores.soloLeague.withdraw(week.week, bot.id);
       throw new ConflictError('bots/retired', `The bot ${bot.name} is retired.`);
     }
-    for (const match of matches) await this.#enqueue(match, undefined);
+    // A bot's entry waits behind the arena's rated games, as its challenges do: twenty games a bot,
+    // queued at once, must not hold up matchmaking. The house bots' play in-process, at once.
+    const queuedAs = bot.house === null ? 'challenge' : undefined;
+    for (const match of matches) await this.#enqueue(match, queuedAs);
     return { week, entry };
   }
 

@@ -349,7 +349,14 @@ export function createApp(deps: AppDeps): Express {
         }),
       ],
       [['/v1/tournaments'], tournamentsRouter(tournaments)],
-      [['/v1/solo'], soloRouter(solo, present, config.limits)],
+      [
+        ['/v1/solo'],
+        soloRouter(solo, present, {
+          limits: config.limits,
+          cacheMs: config.leaderboardCacheMs,
+          validated: config.validateResponses,
+        }),
+      ],
       [
         ['/mcp'],
         mcpRouter({

@@ -64,9 +64,30 @@ describe('the solo league', () => {
       expect(match).toMatchObject({ game: 'solo', rated: false, status: 'queued' });
       expect(match.rules).toMatchObject({ scoring: 'points', timeLimitMs: league.timeLimitMs });
     }
+    // A bot's entry waits behind the arena's rated games, as its challenges do; the house bots' do not.
+    const priority = async (id: string) => (await h.queue.queue.getJob(id))?.opts.priority ?? 0;
+    expect(await Promise.all(leagueMatches.map(priority))).toEqual(leagueMatches.map(() => 10));
+    const houseEntry = (await h.stores.soloLeague.entries(league.week)).find(
+      (entry) => entry.botId === house('greedy').id,
+    )!;
+    expect(await priority(houseEntry.matchIds[0]!)).toBe(0);
     const twice = await request(h.app).post('/v1/solo/league/entries').set(bearer(entrant.token));
     expect(twice.status).toBe(409);
     expect(twice.body.code).toBe('solo/entered');
+  });
+
+  it('refuses a bot paused for its faults until its pause ends', async () => {
+    const paused = await registerBot(h, { name: 'league-paused' });
+    const until = Date.now() + 60_000;
+    await h.redis.hset(h.stores.keys.bot(paused.id), {
+      pausedReason: 'its last 3 matches ended by its faults',
+      pausedAt: String(Date.now()),
+      pausedUntil: String(until),
+      pauseLevel: '1',
+    });
+    const res = await request(h.app).post('/v1/solo/league/entries').set(bearer(paused.token));
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('solo/paused');
   });
 
   it('refuses a guest, and a caller without a token', async () => {

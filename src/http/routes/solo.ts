@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { LEAGUE_SCORING, type LeagueWeek, type SoloService } from '../../arena/solo.ts';
 import type { Config } from '../../config.ts';
 import type { components } from '../../contract/index.ts';
+import { AnswerCache, jsonAnswer, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
 import { parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
@@ -22,9 +23,28 @@ function leagueOf(week: LeagueWeek, rated: Config['limits']['rated']): Schemas['
   };
 }
 
+/** Weeks whose standings stay in memory: the running one and a few looked back at. */
+const CACHED_WEEKS = 16;
+
+export interface SoloRouterOptions {
+  readonly limits: Config['limits'];
+  /**
+   * How long a week's standings are served from memory (LEADERBOARD_CACHE_MS; 0: never): working
+   * them out reads every entrant's unfinished games, which no client should make the arena repeat.
+   */
+  readonly cacheMs: number;
+  /** Whether responses are validated against openapi.yaml, which needs `res.json`. */
+  readonly validated: boolean;
+}
+
 /** /v1/solo: solo games on a layout, and the weekly puzzle league (docs/solo.md). */
-export function soloRouter(solo: SoloService, present: Presenter, limits: Config['limits']): Router {
+export function soloRouter(solo: SoloService, present: Presenter, options: SoloRouterOptions): Router {
   const router = Router();
+  const { limits } = options;
+  const weeks =
+    options.cacheMs > 0
+      ? new AnswerCache({ ttlMs: options.cacheMs, maxEntries: CACHED_WEEKS, shareLoads: true })
+      : null;
 
   router.post('/v1/solo', async (req, res) => {
     parse(noQuery, req.query, 'query');
@@ -52,10 +72,9 @@ export function soloRouter(solo: SoloService, present: Presenter, limits: Config
     res.status(201).json(body);
   });
 
-  router.get('/v1/solo/leaderboard', async (req, res) => {
-    const { week } = parse(soloLeaderboardQuery, req.query, 'query');
+  const leaderboard = async (week: string | undefined): Promise<Schemas['SoloLeaderboard']> => {
     const { week: league, standings } = await solo.standings(week);
-    const body: Schemas['SoloLeaderboard'] = {
+    return {
       ...leagueOf(league, limits.rated),
       items: standings.map((line) => ({
         rank: line.rank,
@@ -67,7 +86,14 @@ export function soloRouter(solo: SoloService, present: Presenter, limits: Config
         games: league.layouts.length,
       })),
     };
-    res.json(body);
+  };
+  router.get('/v1/solo/leaderboard', async (req, res) => {
+    const { week } = parse(soloLeaderboardQuery, req.query, 'query');
+    const answer =
+      weeks === null
+        ? jsonAnswer(await leaderboard(week))
+        : await weeks.get(week ?? 'running', async () => ({ value: await leaderboard(week), keep: true }));
+    sendJson(res, answer, options.validated);
   });
 
   return router;
