@@ -227,10 +227,9 @@ export class SoloService {
       await stores.soloLeague.withdraw(week.week, bot.id);
       throw new ConflictError('bots/retired', `The bot ${bot.name} is retired.`);
     }
-    // A bot's entry waits behind the arena's rated games, as its challenges do: twenty games a bot,
-    // queued at once, must not hold up matchmaking. The house bots' play in-process, at once.
-    const queuedAs = bot.house === null ? 'challenge' : undefined;
-    for (const match of matches) await this.#enqueue(match, queuedAs);
+    // An entry waits behind the arena's rated games, as challenges do: twenty games a bot, queued at
+    // once (the house bots' too, forty each week), must not hold up matchmaking.
+    for (const match of matches) await this.#enqueue(match, 'challenge');
     return { week, entry };
   }
 

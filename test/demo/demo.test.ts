@@ -5,6 +5,7 @@ import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
+import { storeKeys } from '../../src/redis/keys.ts';
 import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import { exited, killedAfterTest } from '../support/children.ts';
 import { REDIS_URL } from '../support/harness.ts';
@@ -48,7 +49,7 @@ function startDemo(): Promise<string> {
 }
 
 /**
- * Resolves at the first match the demo's workers finish, heard on its match queue's events (the
+ * Resolves at the first two-player match the demo's workers finish, heard on its match queue's events (the
  * demo runs at the production rate limits: polling its API would soon be answered 429).
  */
 async function firstMatchFinished(
@@ -60,8 +61,15 @@ async function firstMatchFinished(
   });
   await events.waitUntilReady();
   let timer: NodeJS.Timeout | undefined;
+  const redis = new Redis(REDIS_URL);
+  const keys = storeKeys(prefix);
   const wait = new Promise<void>((resolve, reject) => {
-    events.once('completed', () => resolve());
+    // A two-player match: the house bots' solo league games finish too, and count for no leaderboard.
+    events.on('completed', ({ jobId }) => {
+      redis.hget(keys.match(jobId), 'game').then((game) => {
+        if (game !== 'solo') resolve();
+      }, reject);
+    });
     timer = setTimeout(
       () => reject(new Error('timed out waiting for the demo to finish a match')),
       timeoutMs,
@@ -72,6 +80,7 @@ async function firstMatchFinished(
     close: async () => {
       clearTimeout(timer);
       await events.close();
+      await redis.quit();
     },
   };
 }
