@@ -17,6 +17,7 @@ const PAGES = [
   ['/protocol', 'Bot protocol'],
   ['/starters', 'Starter kits'],
   ['/play', 'Play'],
+  ['/solo', 'Solo league'],
   ['/bots/bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH', 'Bot'],
   ['/matches/match_01JC3S2Q7G5T1XK0V3JH3W6R2D', 'Match'],
 ] as const;

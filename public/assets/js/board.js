@@ -4,25 +4,25 @@ import { el } from './common.js';
 import { FILES, squareName } from './replay.js';
 
 /**
- * Builds the board inside `container` and returns `render(board, { placed, flips })`, where `board`
- * holds 64 'black' | 'white' | null and `placed`/`flips` are squares to mark on the shown move.
+ * Draws the empty grid inside `container`: labels, and 64 cells (a1 first) each holding a disc span,
+ * the cell's `data-square` naming it. Answers the cells; each view paints them its own way.
+ *
+ * @returns {{ cell: HTMLElement, disc: HTMLElement }[]}
  */
-export function createBoard(container) {
+export function boardGrid(container) {
   const grid = el('div', { class: 'board', 'aria-hidden': 'true' });
   grid.append(el('span', { class: 'label corner' }));
   for (const file of FILES) grid.append(el('span', { class: 'label file' }, file));
-  /** @type {{ cell: HTMLElement, disc: HTMLElement }[]} */
   const cells = [];
   for (let rank = 0; rank < 8; rank++) {
     grid.append(el('span', { class: 'label rank' }, String(rank + 1)));
     for (let file = 0; file < 8; file++) {
-      const index = rank * 8 + file;
       const disc = el('span', { class: 'disc' });
       const cell = el(
         'span',
         {
           class: `cell${rank === 0 ? ' top' : ''}${file === 0 ? ' left' : ''}`,
-          dataset: { square: squareName(index) },
+          dataset: { square: squareName(rank * 8 + file) },
         },
         disc,
       );
@@ -31,6 +31,15 @@ export function createBoard(container) {
     }
   }
   container.replaceChildren(grid);
+  return cells;
+}
+
+/**
+ * Builds the board inside `container` and returns `render(board, { placed, flips })`, where `board`
+ * holds 64 'black' | 'white' | null and `placed`/`flips` are squares to mark on the shown move.
+ */
+export function createBoard(container) {
+  const cells = boardGrid(container);
 
   return function render(board, marks = {}) {
     const flips = new Set(marks.flips ?? []);

@@ -1,10 +1,12 @@
 // The match page: GET /v1/matches/{id}, replayed from the start position with the recorded flips;
 // step/play controls and keys. While the match is queued or running it follows the match's event
 // stream (GET /v1/matches/{id}/events): each move as the arena records it, and a clock counting down
-// the side to move's time from the arena's deadline. Where the stream cannot be had, it polls.
+// the side to move's time from the arena's deadline. Where the stream cannot be had, it polls. A solo
+// game is shown by match-solo.js instead.
 import { createBoard, describeBoard } from './board.js';
 import { formatLeft, serverOffset, timeLeft } from './clock.js';
 import { api, capitalize, chip, el, errorMessage, idFromLocation, replaceChildren } from './common.js';
+import { followSoloMatch } from './match-solo.js';
 import { details, outcome, rulesText } from './match-text.js';
 import { countDiscs, replayBoards, toMoveAfter } from './replay.js';
 
@@ -367,6 +369,8 @@ async function load() {
   clearTimeout(state.pollTimer);
   try {
     const match = await api(`/v1/matches/${encodeURIComponent(matchId)}`);
+    // A solo game is not replayed here (its records do not say which tokens each move turned up).
+    if (match.game === 'solo' && state.match === null) return followSoloMatch(match);
     state.failures = 0;
     $('load-error').hidden = true;
     update(match);

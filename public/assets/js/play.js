@@ -1,15 +1,33 @@
-// The /play page: a person plays a bot as a guest, through the public pull API. The page registers
-// a guest once (POST /v1/guests) and keeps its token in this browser's localStorage only; it creates
-// an unrated challenge with that token, then follows the match with long polls of
-// GET /v1/matches/{id}/state and plays with POST /v1/matches/{id}/actions. The match id is kept in
-// the address (?match=) and in localStorage, so a reload resumes the game from the state API.
-import { ApiError, capitalize, el, errorMessage, matchHref, otherColor, replaceChildren } from './common.js';
-import { FILES, squareName } from './replay.js';
+// The /play page: a person plays as a guest, through the public pull API, either a bot (here) or the
+// solo puzzle (play-solo.js). The page registers a guest once (POST /v1/guests) and keeps its token in
+// this browser's localStorage only; it creates an unrated challenge with that token, then follows the
+// match with long polls of GET /v1/matches/{id}/state and plays with POST /v1/matches/{id}/actions.
+// The match id is kept in the address (?match=) and in localStorage, so a reload resumes the game
+// from the state API, whichever of the two games it is.
+import { ApiError, capitalize, el, matchHref, otherColor, replaceChildren } from './common.js';
+import { createPlayBoard } from './play-board.js';
+import {
+  $,
+  call,
+  ensureGuest,
+  forgetMatch,
+  formatClock,
+  hideError,
+  isOver,
+  myTurn,
+  newer,
+  playToTheEnd,
+  readState,
+  rememberMatch,
+  serverNow,
+  showError,
+  storedGuest,
+  storedMatchId,
+  ticking,
+} from './play-common.js';
+import { followSolo, prepareSoloSetup, soloShown, startSolo, stopSolo } from './play-solo.js';
+import { squareName } from './replay.js';
 
-const GUEST_KEY = 'reversi-arena.guest';
-const MATCH_KEY = 'reversi-arena.play.match';
-/** How long one long poll waits for the guest's turn (the API allows up to 30 s). */
-const WAIT_MS = 25_000;
 /** Per-move limits offered, the default first; the server's guest maximum caps them. */
 const TIME_CHOICES = [60_000, 30_000, 120_000];
 const DEFAULT_TIME_MS = 60_000;
@@ -17,91 +35,6 @@ const DEFAULT_TIME_MS = 60_000;
 const HOUSE_ORDER = ['house-random', 'house-greedy', 'house-alphabeta-1', 'house-alphabeta-4'];
 /** Pages of GET /v1/bots read for opponents (100 bots each). */
 const MAX_BOT_PAGES = 5;
-
-const $ = (id) => document.getElementById(id);
-
-// --- the API, with the guest's token and the server's clock ---------------------------------------
-
-/**
- * The server's clock minus ours, narrowed with every answer: the server's time when it answered lies
- * within its Date header's second, and within the time the request was out.
- */
-const skew = { low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY };
-
-function noteServerDate(header, sentAt, receivedAt) {
-  const date = Date.parse(header ?? '');
-  if (!Number.isFinite(date)) return;
-  const low = date - receivedAt;
-  const high = date + 1000 - sentAt;
-  // A clock that jumped (ours or the server's) leaves no overlap: start again from this answer.
-  if (low > skew.high || high < skew.low) {
-    skew.low = low;
-    skew.high = high;
-  } else {
-    skew.low = Math.max(skew.low, low);
-    skew.high = Math.min(skew.high, high);
-  }
-}
-
-/** The server's time now, as well as its Date headers tell. */
-function serverNow() {
-  const offset = Number.isFinite(skew.low) && Number.isFinite(skew.high) ? (skew.low + skew.high) / 2 : 0;
-  return Date.now() + offset;
-}
-
-/**
- * Calls the API, with the guest's token when given. Resolves with the JSON answer; rejects with an
- * ApiError (its problem's message) or a TypeError when the network fails.
- */
-async function call(path, { method = 'GET', body, token, signal } = {}) {
-  const headers = { accept: 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const sentAt = Date.now();
-  const res = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: 'no-store',
-    signal,
-  });
-  noteServerDate(res.headers.get('date'), sentAt, Date.now());
-  const json = /json/.test(res.headers.get('content-type') ?? '') ? await res.json().catch(() => null) : null;
-  if (!res.ok) {
-    const retry = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
-    throw new ApiError(res.status, json, Number.isFinite(retry) ? retry : null);
-  }
-  return json;
-}
-
-// --- the guest, kept in this browser --------------------------------------------------------------
-
-function storedGuest() {
-  try {
-    const guest = JSON.parse(localStorage.getItem(GUEST_KEY) ?? 'null');
-    return guest && typeof guest.token === 'string' && typeof guest.id === 'string' ? guest : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The guest of this browser: the stored one while its token works, else a new one (registered once). */
-async function ensureGuest() {
-  const stored = storedGuest();
-  if (stored) {
-    try {
-      await call('/v1/bots/me', { token: stored.token });
-      return stored;
-    } catch (error) {
-      // Retired after a long idle time (or the arena was reset): register a new guest.
-      if (!(error instanceof ApiError && error.status === 401)) throw error;
-    }
-  }
-  const created = await call('/v1/guests', { method: 'POST' });
-  const guest = { id: created.id, name: created.name, token: created.token };
-  localStorage.setItem(GUEST_KEY, JSON.stringify(guest));
-  return guest;
-}
 
 // --- choosing a game ------------------------------------------------------------------------------
 
@@ -132,7 +65,9 @@ async function loadOpponents() {
 
 async function showSetup() {
   $('game').hidden = true;
+  $('solo-game').hidden = true;
   $('setup').hidden = false;
+  prepareSoloSetup();
   const wanted = new URLSearchParams(location.search).get('opponent');
   const [{ house, others }, game] = await Promise.all([loadOpponents(), call('/v1/games/reversi')]);
   if (wanted && ![...house, ...others].some((bot) => bot.id === wanted)) {
@@ -148,7 +83,8 @@ async function showSetup() {
     others.length > 0 ? el('optgroup', { label: 'Bots that accept challenges' }, others.map(option)) : null,
   );
   $('start').disabled = house.length + others.length === 0;
-  if (house.length + others.length === 0) showError(new Error('No bot accepts challenges right now.'));
+  // Said in the bot game's own box, not as the page's error: the solo puzzle is there all the same.
+  $('no-opponents').hidden = house.length + others.length > 0;
   const max = game.limits.guestTimeLimitMs?.max ?? DEFAULT_TIME_MS;
   const choices = TIME_CHOICES.filter((ms) => ms <= max).sort((a, b) => a - b);
   replaceChildren(
@@ -179,6 +115,9 @@ async function startGame(event) {
         rules: { timeLimitMs: Number($('time').value), overageMs: 0 },
       },
     });
+    // The board exists before the address names the game: whoever reads the page once it does
+    // (a person, a script, a test) finds it, though it shows once the match is read.
+    if (cells.length === 0) cells = createPlayBoard($('board'), { onSquare });
     rememberMatch(match.id);
     await follow(match.id, guest);
   } catch (error) {
@@ -188,80 +127,17 @@ async function startGame(event) {
   }
 }
 
-function rememberMatch(matchId) {
-  localStorage.setItem(MATCH_KEY, matchId);
-  const url = new URL(location.href);
-  url.searchParams.delete('opponent');
-  url.searchParams.set('match', matchId);
-  history.replaceState(null, '', url);
-}
-
-function forgetMatch() {
-  localStorage.removeItem(MATCH_KEY);
-}
-
 // --- the board ------------------------------------------------------------------------------------
 
-const board = { cells: [], focus: 0 };
-
-/** 64 buttons, rank 1 at the top as the arena prints it, each named by its square. */
-function buildBoard() {
-  const grid = el('div', { class: 'board play-board', role: 'group', 'aria-label': 'Board' });
-  grid.append(el('span', { class: 'label corner', 'aria-hidden': 'true' }));
-  for (const file of FILES) grid.append(el('span', { class: 'label file', 'aria-hidden': 'true' }, file));
-  for (let rank = 0; rank < 8; rank++) {
-    grid.append(el('span', { class: 'label rank', 'aria-hidden': 'true' }, String(rank + 1)));
-    for (let file = 0; file < 8; file++) {
-      const index = rank * 8 + file;
-      const square = squareName(index);
-      const cell = el(
-        'button',
-        {
-          type: 'button',
-          class: `cell${rank === 0 ? ' top' : ''}${file === 0 ? ' left' : ''}`,
-          dataset: { square },
-          tabindex: index === 0 ? '0' : '-1',
-          onclick: () => onSquare(square),
-          onfocus: () => {
-            board.focus = index;
-          },
-        },
-        el('span', { class: 'disc' }),
-      );
-      board.cells.push(cell);
-      grid.append(cell);
-    }
-  }
-  grid.addEventListener('keydown', onBoardKey);
-  $('board').replaceChildren(grid);
-}
-
-const STEPS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 };
-
-/** Arrow keys move along the board (one tab stop for all 64 squares); Enter and Space press. */
-function onBoardKey(event) {
-  let next = board.focus;
-  if (event.key in STEPS) {
-    const step = STEPS[event.key];
-    const file = board.focus % 8;
-    if ((step === -1 && file === 0) || (step === 1 && file === 7)) return;
-    next = board.focus + step;
-  } else if (event.key === 'Home') next = board.focus - (board.focus % 8);
-  else if (event.key === 'End') next = board.focus - (board.focus % 8) + 7;
-  else return;
-  if (next < 0 || next > 63) return;
-  event.preventDefault();
-  board.cells[board.focus].tabIndex = -1;
-  board.cells[next].tabIndex = 0;
-  board.cells[next].focus();
-}
+/** The board's 64 buttons, a1 first; built with the first game shown. */
+let cells = [];
 
 /** Draws `rows` (the state's board) with the legal squares and the last move's marks. */
 function drawBoard(rows, { legal = [], placed = null, flips = [] } = {}) {
   const legalSet = new Set(legal);
   const flipSet = new Set(flips);
   for (let index = 0; index < 64; index++) {
-    const cell = board.cells[index];
+    const cell = cells[index];
     const square = squareName(index);
     const mark = rows[Math.floor(index / 8)][index % 8];
     const color = mark === 'B' ? 'black' : mark === 'W' ? 'white' : null;
@@ -286,14 +162,6 @@ function drawBoard(rows, { legal = [], placed = null, flips = [] } = {}) {
 /** The game on screen; `null` when none. */
 let game = null;
 
-/** A state's place in the game, to keep a late answer from drawing over a newer one. */
-const progress = (state) => [isOver(state) ? 1 : 0, state.history.length, state.deadline ? 1 : 0];
-const isOver = (state) => state.status === 'finished' || state.status === 'aborted';
-const newer = (a, b) => {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
-  return true;
-};
-
 /**
  * Shows match `matchId` and plays it to its end: long polls while the opponent thinks, waits for a
  * click (or the deadline) on the guest's turn.
@@ -301,6 +169,13 @@ const newer = (a, b) => {
 async function follow(matchId, guest) {
   game?.stop.abort();
   const match = await call(`/v1/matches/${encodeURIComponent(matchId)}`);
+  if (match.game === 'solo') {
+    game = null;
+    moveTimer.stop();
+    $('game').hidden = true;
+    return followSolo(match, guest);
+  }
+  stopSolo();
   const you = match.black.id === guest.id ? 'black' : match.white.id === guest.id ? 'white' : null;
   if (you === null) {
     forgetMatch();
@@ -319,6 +194,7 @@ async function follow(matchId, guest) {
   };
   const current = game;
   $('setup').hidden = true;
+  $('solo-game').hidden = true;
   $('game').hidden = false;
   $('new-game').hidden = true;
   $('result').hidden = true;
@@ -332,82 +208,27 @@ async function follow(matchId, guest) {
     who.textContent = color === you ? 'You' : match[color].name;
     who.title = color === you ? `You, as ${guest.name}` : match[color].name;
   }
-  if (board.cells.length === 0) buildBoard();
-  startTicking();
-  let failures = 0;
-  while (game === current && !current.stop.signal.aborted) {
-    try {
-      const state = current.state;
-      if (state && isOver(state)) break;
-      if (state && myTurn(state)) {
-        const moved = await untilMoveOrDeadline(current, state);
-        // Past the deadline without a move: the arena ends the game; read how.
-        if (!moved && current.pending === null) await show(current, await readState(current, 0));
-        continue;
-      }
-      await show(current, await readState(current, state ? WAIT_MS : 0));
-      failures = 0;
-    } catch (error) {
-      if (current.stop.signal.aborted) return;
-      if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
-        // The guest was retired (idle too long) or the game is gone: nothing to resume.
-        if (error.status === 401) localStorage.removeItem(GUEST_KEY);
-        forgetMatch();
-        stopTicking();
-        throw error;
-      }
-      failures++;
-      $('turn').textContent = `${errorMessage(error)} Trying again…`;
-      const wait =
-        error instanceof ApiError && error.retryAfter ? error.retryAfter * 1000 : 500 * 2 ** failures;
-      await sleep(Math.min(wait, 15_000), current.stop.signal);
-    }
+  if (cells.length === 0) cells = createPlayBoard($('board'), { onSquare });
+  moveTimer.start();
+  try {
+    await playToTheEnd(current, {
+      isCurrent: () => game === current,
+      show: (state) => show(current, state),
+      trouble: (text) => {
+        $('turn').textContent = text;
+      },
+    });
+  } catch (error) {
+    moveTimer.stop();
+    throw error;
   }
 }
-
-const myTurn = (state) => state.toMove === game.you && state.deadline !== null && state.status === 'running';
-
-function readState(current, waitMs) {
-  const query = waitMs > 0 ? `?waitMs=${waitMs}` : '';
-  return call(`/v1/matches/${encodeURIComponent(current.matchId)}/state${query}`, {
-    token: current.guest.token,
-    signal: current.stop.signal,
-  });
-}
-
-/**
- * Waits for the guest's move to be answered (true), or for its deadline to pass (false: the arena
- * then ends the game).
- */
-function untilMoveOrDeadline(current, state) {
-  const left = Date.parse(state.deadline) - serverNow();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), Math.max(0, left) + 1500);
-    current.moved = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    current.stop.signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-  });
-}
-
-const sleep = (ms, signal) =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /** A click on a square: plays it when it is legal and the guest's turn. */
 async function onSquare(square) {
   const current = game;
   const state = current?.state;
-  if (!state || current.pending || !myTurn(state) || !state.legalMoves.includes(square)) return;
+  if (!state || current.pending || !myTurn(state, current.you) || !state.legalMoves.includes(square)) return;
   current.pending = square;
   drawBoard(state.board, marksOf(current, state)); // no legal squares while the move is out
   $('turn').textContent = `You play ${square}…`;
@@ -442,7 +263,7 @@ function marksOf(current, state) {
 /** Draws a state when it is the newest seen; announces what changed. */
 async function show(current, state) {
   if (game !== current) return;
-  if (current.state && !newer(progress(state), progress(current.state))) return;
+  if (!newer(state, current.state)) return;
   const before = current.state;
   if (state.history.length > current.moves.length) {
     const match = await call(`/v1/matches/${encodeURIComponent(current.matchId)}`);
@@ -454,7 +275,10 @@ async function show(current, state) {
     current.turnSeenAt = Date.now();
   }
   current.state = state;
-  drawBoard(state.board, { ...marksOf(current, state), legal: myTurn(state) ? state.legalMoves : [] });
+  drawBoard(state.board, {
+    ...marksOf(current, state),
+    legal: myTurn(state, current.you) ? state.legalMoves : [],
+  });
   const discs = countDiscs(state.board);
   $('score').textContent = `Black ${discs.black} · White ${discs.white}`;
   $('last-move').textContent = lastMoveText(current, state);
@@ -466,7 +290,7 @@ async function show(current, state) {
 
 function turnText(current, state) {
   if (state.status === 'queued') return 'Waiting for the arena to start the game…';
-  return myTurn(state) ? 'Your turn: pick a square.' : `${opponentName(current)} is thinking…`;
+  return myTurn(state, current.you) ? 'Your turn: pick a square.' : `${opponentName(current)} is thinking…`;
 }
 
 const opponentName = (current) => current.match[otherColor(current.you)].name;
@@ -502,7 +326,8 @@ function announce(current, before, state) {
   }
   const passes = state.history.slice(from).filter((entry) => entry.square === 'pass');
   $('turn').classList.toggle('pass', passes.length > 0);
-  if (!isOver(state) && myTurn(state) && (!before || !myTurn(before))) lines.push('Your turn.');
+  if (!isOver(state) && myTurn(state, current.you) && (!before || !myTurn(before, current.you)))
+    lines.push('Your turn.');
   if (lines.length > 0) $('announce').textContent = lines.join(' ');
   if (passes.length > 0) $('last-move').textContent = lines.filter((line) => /pass/.test(line)).join(' ');
 }
@@ -550,30 +375,12 @@ function finish(current, state) {
   $('announce').textContent = `Game over. ${text}${why}`;
   $('new-game').hidden = false;
   forgetMatch();
-  stopTicking();
+  moveTimer.stop();
 }
 
 // --- the clocks -----------------------------------------------------------------------------------
 
-let ticker = 0;
-
-function startTicking() {
-  stopTicking();
-  ticker = setInterval(tick, 200);
-}
-
-function stopTicking() {
-  clearInterval(ticker);
-  ticker = 0;
-}
-
-function formatClock(ms) {
-  const clamped = Math.max(0, ms);
-  const minutes = Math.floor(clamped / 60_000);
-  const seconds = Math.floor((clamped % 60_000) / 1000);
-  const tenths = Math.floor((clamped % 1000) / 100);
-  return clamped < 10_000 ? `0:0${seconds}.${tenths}` : `${minutes}:${String(seconds).padStart(2, '0')}`;
-}
+const moveTimer = ticking(() => tick());
 
 /**
  * Both clocks: the side to move counts down to the arena's deadline (the state's, on the server's
@@ -602,31 +409,22 @@ function tick() {
 
 // --- errors and start -----------------------------------------------------------------------------
 
-function showError(error) {
-  const box = $('play-error');
-  box.textContent =
-    error instanceof ApiError || error instanceof TypeError ? errorMessage(error) : error.message;
-  box.hidden = false;
-  box.focus();
-}
-
 /** Back to choosing a game, saying why the last one could not go on. */
 async function lost(error) {
   showError(error);
-  if (!$('game').hidden) {
+  if (!$('game').hidden || soloShown()) {
     game = null;
+    stopSolo();
     await showSetup().catch(() => {});
   }
 }
 
-function hideError() {
-  $('play-error').hidden = true;
-}
-
-async function newGame() {
+/** Back to choosing a game; `focus` is the field to start from (the opponent, or the solo layout). */
+async function newGame(focus = 'opponent') {
   game?.stop.abort();
   game = null;
-  stopTicking();
+  moveTimer.stop();
+  stopSolo();
   forgetMatch();
   const url = new URL(location.href);
   url.searchParams.delete('match');
@@ -635,7 +433,7 @@ async function newGame() {
   document.title = 'Play · Reversi Arena';
   try {
     await showSetup();
-    $('opponent').focus();
+    $(focus).focus();
   } catch (error) {
     showError(error);
   }
@@ -643,8 +441,10 @@ async function newGame() {
 
 async function main() {
   $('setup-form').addEventListener('submit', startGame);
-  $('new-game').addEventListener('click', newGame);
-  const matchId = new URLSearchParams(location.search).get('match') ?? localStorage.getItem(MATCH_KEY);
+  $('new-game').addEventListener('click', () => newGame());
+  $('solo-form').addEventListener('submit', (event) => startSolo(event).catch(lost));
+  $('solo-new-game').addEventListener('click', () => newGame('solo-layout'));
+  const matchId = storedMatchId();
   const guest = storedGuest();
   try {
     if (matchId && /^match_[0-9A-HJKMNP-TV-Z]{26}$/.test(matchId) && guest) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 /** The site's navigation, in order: every page shows it, the current one marked. */
 export const NAVIGATION: readonly { readonly href: string; readonly label: string }[] = [
   { href: '/', label: 'Leaderboard' },
+  { href: '/solo', label: 'Solo league' },
   { href: '/play', label: 'Play' },
   { href: '/live', label: 'Live' },
   { href: '/tournaments', label: 'Tournaments' },

@@ -28,6 +28,7 @@ export const WEB_PAGES = [
   '/starters',
   '/starters/{kit}/{file}',
   '/play',
+  '/solo',
   '/bots/{botId}',
   '/matches/{matchId}',
   '/tournaments',
@@ -92,10 +93,10 @@ const page =
   };
 
 /**
- * Serves the front end under `/`: the pages at `/`, `/live`, `/register`, `/protocol`, `/play`, `/bots/<botId>`,
- * `/matches/<matchId>`, `/tournaments` and `/tournaments/<tournamentId>`, and their files under
- * `/assets/`. Mount it after the API routers and before the not-found handler; it answers nothing
- * under `/v1`.
+ * Serves the front end under `/`: the pages at `/`, `/live`, `/register`, `/protocol`, `/play`,
+ * `/solo`, `/bots/<botId>`, `/matches/<matchId>`, `/tournaments` and `/tournaments/<tournamentId>`,
+ * and their files under `/assets/`. Mount it after the API routers and before the not-found
+ * handler; it answers nothing under `/v1`.
  *
  * @example
  * app.use(webRouter());
@@ -107,6 +108,7 @@ export function webRouter(): Router {
   router.get('/register', page('register.html', '/register'));
   router.get('/protocol', page('protocol.html', '/protocol'));
   router.get('/play', page('play.html', '/play'));
+  router.get('/solo', page('solo.html', '/solo'));
   router.get('/bots/:botId', page('bot.html', null, ID_PATTERN.bot, 'botId'));
   router.get('/matches/:matchId', page('match.html', null, ID_PATTERN.match, 'matchId'));
   router.get('/tournaments', page('tournaments.html', '/tournaments'));
