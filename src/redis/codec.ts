@@ -126,25 +126,32 @@ function decodePlayer(value: string): PlayerRef {
 
 const RULE_KEYS = ['firstPlayer', 'captureRule', 'scoring', 'timeLimitMs', 'overageMs'] as const;
 
-/** The rules as one field: the five values in order, then the opening's id when there is one. */
+/**
+ * The rules as one field: the five values in order, then the opening's id when there is one, or
+ * the solo game's layout as `@<number>` (an opening id never starts with `@`). Kept short, as JSON
+ * would pass 64 bytes and turn the whole match hash from a listpack into a table.
+ */
 function encodeRules(rules: MatchRules): string {
-  // The solo game's rules are rare and name a layout: stored as JSON, which decodeRules reads too.
-  if (rules.layout !== undefined) return JSON.stringify(rules);
   const values = RULE_KEYS.map((key) => rules[key]);
+  if (rules.layout !== undefined) return [...values, `@${rules.layout}`].join(' ');
   return (rules.opening === undefined ? values : [...values, rules.opening]).join(' ');
 }
 
 /** A match's rules from its stored field, either form. */
 export function decodeRules(value: string): MatchRules {
   if (isJson(value)) return JSON.parse(value);
-  const [firstPlayer, captureRule, scoring, timeLimitMs, overageMs, opening] = value.split(' ');
+  const [firstPlayer, captureRule, scoring, timeLimitMs, overageMs, last] = value.split(' ');
   return {
     firstPlayer: firstPlayer as MatchRules['firstPlayer'],
     captureRule: captureRule as MatchRules['captureRule'],
     scoring: scoring as MatchRules['scoring'],
     timeLimitMs: Number(timeLimitMs),
     overageMs: Number(overageMs),
-    ...(opening === undefined ? {} : { opening }),
+    ...(last === undefined
+      ? {}
+      : last.startsWith('@')
+        ? { layout: Number(last.slice(1)) }
+        : { opening: last }),
   };
 }
 

@@ -215,6 +215,26 @@ describe('the compact match record', () => {
     expect(decodeMatch(matchFields(match))!.rules).not.toHaveProperty('opening');
   });
 
+  it("keeps a solo game's layout in the rules field, as short as a listpack wants it", () => {
+    const solo: MatchRecord = {
+      ...match,
+      game: 'solo',
+      rules: {
+        firstPlayer: 'black',
+        captureRule: 'all',
+        scoring: 'points',
+        timeLimitMs: 1000,
+        overageMs: 5000,
+        layout: 2147483647,
+      },
+      ratings: null,
+    };
+    const fields = matchFields(solo);
+    expect(fields.rules).toBe('black all points 1000 5000 @2147483647');
+    expect(decodeMatch(fields)).toEqual(solo);
+    for (const value of Object.values(fields)) expect(value.length).toBeLessThanOrEqual(64);
+  });
+
   it('keeps a fault and a draw', () => {
     const faulted: MatchRecord = {
       ...match,
