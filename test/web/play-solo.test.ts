@@ -311,6 +311,11 @@ describe('the solo puzzle on /play', () => {
     expect(await marked(page, 'data-legal')).toEqual([]);
     await expect(page.getByRole('button', { name: 'New game' }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'play-solo-result');
+    // The end of a game fits a phone too (the phone's own game below stops after two moves).
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    expect(await controlsOffScreen(page)).toEqual([]);
+    await page.setViewportSize({ width: 1100, height: 900 });
     expect(problems).toEqual([]);
   });
 
@@ -361,9 +366,10 @@ describe('the solo puzzle on /play', () => {
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     expect(await controlsOffScreen(phone)).toEqual([]);
     await screenshot(phone, 'play-solo-375');
-    await playMoves(phone);
-    await phone.locator('#solo-result[data-result]').waitFor();
+    expect(await playMoves(phone, 2)).toHaveLength(2);
+    expect(await awaitTurn(phone)).toBe(true);
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    expect(await controlsOffScreen(phone)).toEqual([]);
     expect(phoneProblems).toEqual([]);
     await phone.close();
   });
