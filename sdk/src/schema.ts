@@ -617,6 +617,11 @@ export interface paths {
          * @description Each applied move shows up here as soon as the arena has applied it. A fault's `message`, `cause`
          *     details and `body` are public only as a generic text: the faulting bot's own token and the admin
          *     see the full record.
+         *
+         *     A solo league game is sealed until its week ends: only its player's token and the admin read it,
+         *     its state and its events (`403 matches/sealed` for anyone else; the bulk export leaves it out), since
+         *     every entrant plays the same layouts and another's game would show their tokens. Match lists still
+         *     show its summary.
          */
         get: operations["getMatch"];
         put?: never;
@@ -3721,6 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Match"];
                 };
             };
+            403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             default: components["responses"]["Problem"];
         };

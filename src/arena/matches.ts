@@ -24,6 +24,7 @@ import type { Stores } from '../store/store.ts';
 import type { Clock, RandomBytes } from '../support/clock.ts';
 import { ID_PATTERN, newId } from '../support/ids.ts';
 import { challengeOffer } from './challenges.ts';
+import { assertUnsealed } from './league-weeks.ts';
 import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 
 export interface MatchServiceDeps {
@@ -369,6 +370,26 @@ export class MatchService {
     } catch (error) {
       // The match is stored as queued; the workers' reconciler enqueues it once the queue answers.
       this.deps.onEnqueueFailure?.(match.id, error);
+    }
+  }
+
+  /**
+   * A match and its moves as `viewer` may see them: refused while it is a league game sealed from
+   * all but its player (see league-weeks.ts).
+   */
+  async read(viewer: Principal | null, id: string): Promise<{ match: MatchRecord; moves: MoveRecord[] }> {
+    const read = await this.get(id);
+    assertUnsealed(viewer, read.match, this.deps.clock.now());
+    return read;
+  }
+
+  /** Whether `viewer` may not see `match`'s moves now (a sealed league game). */
+  sealedFrom(viewer: Principal | null, match: MatchRecord): boolean {
+    try {
+      assertUnsealed(viewer, match, this.deps.clock.now());
+      return false;
+    } catch {
+      return true;
     }
   }
 

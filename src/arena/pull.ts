@@ -6,6 +6,8 @@ import { type Color, colorOfBot, type MatchRecord } from '../model/records.ts';
 import { matchState } from '../protocol/match-state.ts';
 import type { BotEventStore, PullStore } from '../store/pull-store.ts';
 import type { Stores } from '../store/store.ts';
+import { type Clock, systemClock } from '../support/clock.ts';
+import { assertUnsealed } from './league-weeks.ts';
 import { type Principal, requirePrincipal } from './principal.ts';
 import { type ActionInput, playPulledAction } from './pulled-move.ts';
 
@@ -63,6 +65,8 @@ export class PullService {
       readonly pull: PullStore;
       /** Event streams plus long polls one bot may hold at once. */
       readonly maxStreamsPerBot: number;
+      /** The time a league game's seal is judged by (see league-weeks.ts); the system's by default. */
+      readonly clock?: Clock;
     },
   ) {}
 
@@ -103,6 +107,7 @@ export class PullService {
   /** The state as `principal` sees it, and its colour in the match (null for spectators). */
   private async view(principal: Principal | null, matchId: string) {
     const { match, moves, turn, ratings } = await this.load(matchId);
+    assertUnsealed(principal, match, (this.deps.clock ?? systemClock).now());
     const ply = moves.length + 1;
     const viewer = colorOf(match, principal);
     // A pull bot's open turn names its deadline. Spectators see any bot's, as the arena told it on

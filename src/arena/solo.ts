@@ -10,6 +10,13 @@ import type { SoloLeagueEntry, SoloLeagueTally } from '../store/solo-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock, RandomBytes } from '../support/clock.ts';
 import { newId } from '../support/ids.ts';
+import {
+  LEAGUE_SCORING,
+  type LeagueWeek,
+  leagueWeekAt,
+  leagueWeekNamed,
+  leagueWeekOfLayout,
+} from './league-weeks.ts';
 import { queuedMatch, resolveRules } from './matches.ts';
 import { type Principal, requireBot } from './principal.ts';
 
@@ -35,54 +42,8 @@ export interface SoloInput {
   readonly overageMs?: number;
 }
 
-/** The layouts of one league week. */
-export const LEAGUE_LAYOUTS = 20;
-/** League layouts are numbered from here up, 20 a week: below it, every layout is a practice one. */
-export const LEAGUE_LAYOUT_BASE = 2 ** 30;
-/** The league's scoring: token values, which split bots that capture as many tokens. */
-export const LEAGUE_SCORING: SoloOptions['scoring'] = 'points';
-const WEEK_MS = 7 * 24 * 3_600_000;
 /** The house engines that enter the league: each plays the solo game its own way (src/house/solo.ts). */
 const SOLO_HOUSE_ENGINES = ['random', 'greedy'];
-/** Week 0 of the league: a Monday, 00:00 UTC; every week starts on a Monday. */
-const LEAGUE_EPOCH = Date.UTC(2026, 0, 5);
-
-/** One week of the league: its id (the date of its Monday), its number, its span and its layouts. */
-export interface LeagueWeek {
-  readonly week: string;
-  readonly index: number;
-  readonly startsAt: number;
-  readonly endsAt: number;
-  readonly layouts: readonly number[];
-}
-
-/** The league week of index `index`. */
-export function leagueWeek(index: number): LeagueWeek {
-  const startsAt = LEAGUE_EPOCH + index * WEEK_MS;
-  return {
-    week: new Date(startsAt).toISOString().slice(0, 10),
-    index,
-    startsAt,
-    endsAt: startsAt + WEEK_MS,
-    layouts: Array.from(
-      { length: LEAGUE_LAYOUTS },
-      (_, i) => LEAGUE_LAYOUT_BASE + index * LEAGUE_LAYOUTS + i,
-    ),
-  };
-}
-
-/** The league week running at `now`. */
-export function leagueWeekAt(now: number): LeagueWeek {
-  return leagueWeek(Math.max(0, Math.floor((now - LEAGUE_EPOCH) / WEEK_MS)));
-}
-
-/** The league week named `week` (its Monday, `YYYY-MM-DD`), or null when no week has that id. */
-export function leagueWeekNamed(week: string): LeagueWeek | null {
-  const at = Date.parse(`${week}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(week) || Number.isNaN(at) || at < LEAGUE_EPOCH) return null;
-  const index = (at - LEAGUE_EPOCH) / WEEK_MS;
-  return Number.isInteger(index) ? leagueWeek(index) : null;
-}
 
 /** A bot's line in a week's standings. */
 export interface LeagueStanding {
@@ -117,14 +78,12 @@ export class SoloService {
     const botId = requireBot(principal);
     const { stores, clock, limits } = this.deps;
     const now = clock.now();
-    if (input.layout >= LEAGUE_LAYOUT_BASE) {
-      const week = leagueWeek(Math.floor((input.layout - LEAGUE_LAYOUT_BASE) / LEAGUE_LAYOUTS));
-      if (week.endsAt > now) {
-        throw new PermissionError(
-          'solo/league-layout',
-          `Layout ${input.layout} is a puzzle of the league week ${week.week}; it can be practised once that week ends (${new Date(week.endsAt).toISOString()}).`,
-        );
-      }
+    const week = leagueWeekOfLayout(input.layout);
+    if (week !== null && week.endsAt > now) {
+      throw new PermissionError(
+        'solo/league-layout',
+        `Layout ${input.layout} is a puzzle of the league week ${week.week}; it can be practised once that week ends (${new Date(week.endsAt).toISOString()}).`,
+      );
     }
     const bot = await this.#activeBot(botId);
     const times = resolveRules(

@@ -6,6 +6,7 @@ import { abortedResult, type MatchRecord, type MoveRecord, matchEnded } from '..
 import type { MatchEventStore } from '../store/match-event-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
+import { assertUnsealed } from './league-weeks.ts';
 import type { PullService, StreamItem } from './pull.ts';
 
 type Schemas = components['schemas'];
@@ -69,6 +70,8 @@ export class SpectatorService {
     // would leave the spectator's board wrong.
     if (lastEventId !== undefined && !(await this.deps.events.trimmedPast(matchId, lastEventId))) {
       const match = await this.ensureExists(matchId);
+      // A sealed league game is its player's alone; the fresh path's state read refuses it too.
+      assertUnsealed(null, match, this.deps.clock.now());
       return { matchId, state: null, after: lastEventId, ply: 0, ended: matchEnded(match.status) };
     }
     const state = await this.deps.pull.state(null, matchId);

@@ -201,7 +201,12 @@ export function createApp(deps: AppDeps): Express {
   const solo = new SoloService(queued);
 
   const { pull } = deps;
-  const pullService = new PullService({ stores, pull, maxStreamsPerBot: config.limits.maxStreamsPerBot });
+  const pullService = new PullService({
+    stores,
+    pull,
+    maxStreamsPerBot: config.limits.maxStreamsPerBot,
+    clock: deps.clock,
+  });
   const spectators = new SpectatorService({
     stores,
     events: pull.matchEvents,

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotState, components } from '../../src/contract/index.ts';
 import { HOUSE_BOTS } from '../../src/house/roster.ts';
 import { seededRandom } from '../../src/support/random.ts';
-import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
+import { createHarness, type Harness, steppingClock } from '../support/harness.ts';
 import { answer, type LoopbackBot, startLoopbackBot } from '../support/loopback-bot.ts';
 import { playOut } from '../support/match-worker.ts';
 import { schedulerFor } from '../support/scheduler.ts';
@@ -33,8 +33,9 @@ afterAll(async () => {
   await h.close();
 });
 
+/** A match as the admin reads it: league games are sealed from others until their week ends. */
 async function matchOf(id: string): Promise<SoloMatch> {
-  return (await request(h.app).get(`/v1/matches/${id}`)).body as SoloMatch;
+  return (await request(h.app).get(`/v1/matches/${id}`).set(admin)).body as SoloMatch;
 }
 
 describe('the solo league', () => {
@@ -131,6 +132,39 @@ describe('the solo league', () => {
     expect((await request(h.app).get(`/v1/solo/leaderboard?week=${board.week}`)).body).toEqual(board);
   });
 
+  it("seals each entrant's games from everyone else until the week ends: record, state, events, export", async () => {
+    const [id] = leagueMatches;
+    const other = await registerBot(h, { name: 'league-peeker' });
+    const sealed = async (path: string, token?: string) => {
+      const req = request(h.app).get(path);
+      const res = await (token === undefined ? req : req.set(bearer(token)));
+      return [res.status, res.body.code];
+    };
+    for (const path of [
+      `/v1/matches/${id}`,
+      `/v1/matches/${id}/state`,
+      `/v1/matches/${id}/export?format=json`,
+    ]) {
+      expect(await sealed(path), path).toEqual([403, 'matches/sealed']);
+      expect(await sealed(path, other.token), path).toEqual([403, 'matches/sealed']);
+      expect((await sealed(path, entrant.token))[0], path).toBe(200);
+      expect((await request(h.app).get(path).set(admin)).status, path).toBe(200);
+    }
+    expect(await sealed(`/v1/matches/${id}/events`)).toEqual([403, 'matches/sealed']);
+    const exported = await request(h.app)
+      .get(`/v1/matches/export?bot=${entrant.id}&status=finished`)
+      .set(bearer(other.token));
+    expect(exported.status).toBe(200);
+    expect(exported.text).toBe('');
+    const own = await request(h.app)
+      .get(`/v1/matches/export?bot=${entrant.id}&status=finished`)
+      .set(bearer(entrant.token));
+    expect(own.text.trim().split('\n')).toHaveLength(20);
+    // Its summary stays listed, as every match's does.
+    const listed = await request(h.app).get(`/v1/matches?bot=${entrant.id}&limit=50`);
+    expect(listed.body.items.map((match: { id: string }) => match.id)).toContain(id);
+  });
+
   it("leaves every entrant's two-player rating and tallies as they were", async () => {
     for (const id of [entrant.id, house('random').id, house('greedy').id]) {
       const bot = (await request(h.app).get(`/v1/bots/${id}`)).body;
@@ -143,5 +177,29 @@ describe('the solo league', () => {
     const res = await request(h.app).get('/v1/solo/leaderboard?week=2026-12-08');
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('solo/no-week');
+  });
+});
+
+describe('a league week once it has ended', () => {
+  it('shows its games to everyone, and lets its layouts be practised', async () => {
+    const clock = steppingClock();
+    const later = await createHarness({}, { clock });
+    try {
+      const bot = await registerBot(later, { name: 'league-later' });
+      const entered = await request(later.app).post('/v1/solo/league/entries').set(bearer(bot.token));
+      expect(entered.status).toBe(201);
+      const [id] = entered.body.matches as string[];
+      const layout = (await request(later.app).get(`/v1/matches/${id}`).set(bearer(bot.token))).body.rules
+        .layout;
+      expect((await request(later.app).get(`/v1/matches/${id}`)).status).toBe(403);
+      const practise = () => request(later.app).post('/v1/solo').set(bearer(bot.token)).send({ layout });
+      expect((await practise()).status).toBe(403);
+      clock.advance(8 * 24 * 3_600_000);
+      expect((await request(later.app).get(`/v1/matches/${id}`)).status).toBe(200);
+      expect((await request(later.app).get(`/v1/matches/${id}/state`)).status).toBe(200);
+      expect((await practise()).status).toBe(202);
+    } finally {
+      await later.close();
+    }
   });
 });

@@ -61,12 +61,12 @@ export function matchesRouter(
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const viewer = principalOf(res);
     if (viewer !== null) {
-      const { match, moves } = await matches.get(matchId);
+      const { match, moves } = await matches.read(viewer, matchId);
       res.json(present.match(match, moves, viewer));
       return;
     }
     const answer = await finished.get(matchId, async () => {
-      const { match, moves } = await matches.get(matchId);
+      const { match, moves } = await matches.read(null, matchId);
       return { value: present.match(match, moves, null), keep: match.status === 'finished' };
     });
     sendJson(res, answer, options.validated);

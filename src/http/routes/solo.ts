@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { LEAGUE_SCORING, type LeagueWeek, type SoloService } from '../../arena/solo.ts';
+import { LEAGUE_SCORING, type LeagueWeek } from '../../arena/league-weeks.ts';
+import type { SoloService } from '../../arena/solo.ts';
 import type { Config } from '../../config.ts';
 import type { components } from '../../contract/index.ts';
 import { AnswerCache, jsonAnswer, sendJson } from '../answer-cache.ts';
