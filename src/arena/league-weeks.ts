@@ -1,6 +1,6 @@
 import { SOLO_GAME_ID, type SoloOptions } from '../game/index.ts';
 import { PermissionError } from '../model/errors.ts';
-import type { MatchRecord } from '../model/records.ts';
+import { colorOfBot, type MatchRecord } from '../model/records.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -72,21 +72,20 @@ export function sealedUntil(match: Pick<MatchRecord, 'game' | 'rules'>): number 
   return leagueWeekOfLayout(match.rules.layout)?.endsAt ?? null;
 }
 
-/**
- * Refuses (403 `matches/sealed`) to show `match`'s moves or board to anyone but its player and the
- * admin while it is sealed (see `sealedUntil`).
- */
-export function assertUnsealed(
-  principal: Principal | null,
-  match: Pick<MatchRecord, 'game' | 'rules' | 'black'>,
-  now: number,
-): void {
+type SealedMatch = Pick<MatchRecord, 'game' | 'rules' | 'black' | 'white'>;
+
+/** Whether `match`'s moves and board are hidden from `principal` at `now`: sealed, and it is neither its player nor the admin. */
+export function isSealedFrom(principal: Principal | null, match: SealedMatch, now: number): boolean {
   const until = sealedUntil(match);
-  if (until === null || until <= now) return;
-  if (principal?.kind === 'admin' || (principal?.kind === 'bot' && principal.botId === match.black.id))
-    return;
+  if (until === null || until <= now || principal?.kind === 'admin') return false;
+  return principal?.kind !== 'bot' || colorOfBot(match, principal.botId) === null;
+}
+
+/** Refuses (403 `matches/sealed`) to show `match`'s moves or board where `isSealedFrom` says so. */
+export function assertUnsealed(principal: Principal | null, match: SealedMatch, now: number): void {
+  if (!isSealedFrom(principal, match, now)) return;
   throw new PermissionError(
     'matches/sealed',
-    `A league game's moves and board are shown to its player alone until its week ends (${new Date(until).toISOString()}).`,
+    `A league game's moves and board are shown to its player alone until its week ends (${new Date(sealedUntil(match)!).toISOString()}).`,
   );
 }

@@ -24,7 +24,7 @@ import type { Stores } from '../store/store.ts';
 import type { Clock, RandomBytes } from '../support/clock.ts';
 import { ID_PATTERN, newId } from '../support/ids.ts';
 import { challengeOffer } from './challenges.ts';
-import { assertUnsealed } from './league-weeks.ts';
+import { assertUnsealed, isSealedFrom } from './league-weeks.ts';
 import { type Principal, requireAdmin, requireBotOrAdmin } from './principal.ts';
 
 export interface MatchServiceDeps {
@@ -233,7 +233,7 @@ export class MatchService {
       if (opponent?.url) this.deps.askPushBot?.(match, opponent);
       return match;
     }
-    await this.#enqueue(match, queuedAs);
+    await enqueueStored(this.deps, match.id, queuedAs);
     return match;
   }
 
@@ -256,7 +256,7 @@ export class MatchService {
     // was lost (the ids are new): they are stored either way; enqueue them.
     if ((await this.deps.stores.matches.createMatches(matches, colorBalance)) === 'bot-retired')
       throw retiredMeanwhile();
-    for (const match of matches) await this.#enqueue(match);
+    for (const match of matches) await enqueueStored(this.deps, match.id);
     return matches;
   }
 
@@ -364,15 +364,6 @@ export class MatchService {
     return { match, challenger, opponent, queuedAs: queueClassOf(match, [black, white]), announce };
   }
 
-  async #enqueue(match: MatchRecord, queuedAs?: 'challenge'): Promise<void> {
-    try {
-      await this.deps.queue.enqueue(match.id, queuedAs);
-    } catch (error) {
-      // The match is stored as queued; the workers' reconciler enqueues it once the queue answers.
-      this.deps.onEnqueueFailure?.(match.id, error);
-    }
-  }
-
   /**
    * A match and its moves as `viewer` may see them: refused while it is a league game sealed from
    * all but its player (see league-weeks.ts).
@@ -385,12 +376,7 @@ export class MatchService {
 
   /** Whether `viewer` may not see `match`'s moves now (a sealed league game). */
   sealedFrom(viewer: Principal | null, match: MatchRecord): boolean {
-    try {
-      assertUnsealed(viewer, match, this.deps.clock.now());
-      return false;
-    } catch {
-      return true;
-    }
+    return isSealedFrom(viewer, match, this.deps.clock.now());
   }
 
   async get(id: string): Promise<{ match: MatchRecord; moves: MoveRecord[] }> {
@@ -418,6 +404,22 @@ function challengeAnnouncement(
     type: 'challenge',
     data: JSON.stringify(challengeOffer(match, challenger, target)),
   };
+}
+
+/**
+ * Queues a match already stored as queued. One the queue cannot take now is reported to
+ * `onEnqueueFailure` and left to the workers' reconciler, which enqueues it once the queue answers.
+ */
+export async function enqueueStored(
+  deps: Pick<MatchServiceDeps, 'queue' | 'onEnqueueFailure'>,
+  matchId: string,
+  queuedAs?: 'challenge',
+): Promise<void> {
+  try {
+    await deps.queue.enqueue(matchId, queuedAs);
+  } catch (error) {
+    deps.onEnqueueFailure?.(matchId, error);
+  }
 }
 
 /** A new match of the arena's game, queued, with nothing played: what every creator stores. */

@@ -1,5 +1,5 @@
 import type { Direction, MatchState } from '../contract/index.ts';
-import { gameFor } from '../game/index.ts';
+import { actionChoices, gameFor, recordedChoices } from '../game/index.ts';
 import {
   ConflictError,
   InvalidRequestError,
@@ -153,14 +153,11 @@ function judge(read: ActionContext, botId: string, input: ActionInput): Judged {
   if (color === null) {
     throw new PermissionError('matches/not-a-player', 'This token is not a player of this match.');
   }
-  // Where the game records no direction (Reversi's all-lines capture) it is no part of the
-  // action, so a retry naming one is still the same.
+  // What the game does not record (a direction under Reversi's all-lines capture, a colour outside
+  // the solo game) is no part of the action, so a retry naming one is still the same.
   const game = gameFor(match.game);
   const options = game.options(match.rules);
-  const direction = game.recordsDirection(options) ? input.direction : undefined;
-  // Likewise a colour, in a game whose player does not choose one.
-  const colour = game.choosesColour ? input.colour : undefined;
-  const chosen = { ...(direction ? { direction } : {}), ...(colour ? { colour } : {}) };
+  const chosen = recordedChoices(game, options, input);
   const submitted: PulledAction = { ply: input.ply ?? moves.length + 1, action: input.action, ...chosen };
   const earlier =
     read.earlier ??
@@ -243,12 +240,7 @@ function turnAfter(read: ActionContext, judged: Extract<Judged, { kind: 'play' }
 }
 
 function actionOf(move: MoveRecord): PulledAction {
-  return {
-    ply: move.ply,
-    action: move.square,
-    ...(move.direction ? { direction: move.direction } : {}),
-    ...(move.colour ? { colour: move.colour } : {}),
-  };
+  return { ply: move.ply, action: move.square, ...actionChoices(move) };
 }
 
 const same = (a: PulledAction, b: PulledAction) =>

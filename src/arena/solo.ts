@@ -17,7 +17,7 @@ import {
   leagueWeekNamed,
   leagueWeekOfLayout,
 } from './league-weeks.ts';
-import { queuedMatch, resolveRules } from './matches.ts';
+import { enqueueStored, queuedMatch, resolveRules } from './matches.ts';
 import { type Principal, requireBot } from './principal.ts';
 
 /**
@@ -114,7 +114,7 @@ export class SoloService {
         'matches/too-many-active',
       );
     }
-    await this.#enqueue(owned, queueClassOf(owned, [bot]));
+    await enqueueStored(this.deps, owned.id, queueClassOf(owned, [bot]));
     return owned;
   }
 
@@ -188,7 +188,7 @@ export class SoloService {
     }
     // An entry waits behind the arena's rated games, as challenges do: twenty games a bot, queued at
     // once (the house bots' too, forty each week), must not hold up matchmaking.
-    for (const match of matches) await this.#enqueue(match, 'challenge');
+    for (const match of matches) await enqueueStored(this.deps, match.id, 'challenge');
     return { week, entry };
   }
 
@@ -245,15 +245,6 @@ export class SoloService {
     if (bot === null) throw new NotFoundError('bots/not-found', `No bot has the id ${botId}.`);
     if (bot.status !== 'active') throw new ConflictError('bots/retired', `The bot ${bot.name} is retired.`);
     return bot;
-  }
-
-  async #enqueue(match: MatchRecord, queuedAs: 'challenge' | undefined): Promise<void> {
-    try {
-      await this.deps.queue.enqueue(match.id, queuedAs);
-    } catch (error) {
-      // Stored as queued: the workers' reconciler enqueues it once the queue answers.
-      this.deps.onEnqueueFailure?.(match.id, error);
-    }
   }
 }
 

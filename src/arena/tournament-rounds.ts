@@ -4,7 +4,7 @@ import { openings } from '../reversi/index.ts';
 import type { NewRound, RoundGame, TournamentRecord } from '../store/tournament-store.ts';
 import type { Clock, RandomBytes } from '../support/clock.ts';
 import { newId } from '../support/ids.ts';
-import { queuedMatch, withOpening } from './matches.ts';
+import { enqueueStored, queuedMatch, withOpening } from './matches.ts';
 import type { PlannedGame } from './tournament-plan.ts';
 
 export interface RoundMakerDeps {
@@ -68,12 +68,6 @@ export class RoundMaker {
 
   /** Queues a stored round's matches; one that cannot be queued now is left to the reconciler. */
   async enqueue(round: NewRound): Promise<void> {
-    for (const match of round.matches) {
-      try {
-        await this.deps.queue.enqueue(match.id);
-      } catch (error) {
-        this.deps.onEnqueueFailure?.(match.id, error);
-      }
-    }
+    for (const match of round.matches) await enqueueStored(this.deps, match.id);
   }
 }

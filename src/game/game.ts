@@ -44,6 +44,45 @@ export interface GameAction {
   readonly colour?: Side;
 }
 
+/** What an action names beside its square: a direction, a disc's colour. */
+export interface ActionChoices<Direction extends string = string> {
+  readonly direction?: Direction;
+  readonly colour?: Side;
+}
+
+/**
+ * The choices `named` holds, without keys for those it leaves out: how records, replays and the
+ * wire pass them on.
+ *
+ * @example
+ * actionChoices({ direction: undefined, colour: 'white' }); // { colour: 'white' }
+ */
+export function actionChoices<Direction extends string>(named: {
+  readonly direction?: Direction | undefined;
+  readonly colour?: Side | undefined;
+}): ActionChoices<Direction> {
+  return {
+    ...(named.direction ? { direction: named.direction } : {}),
+    ...(named.colour ? { colour: named.colour } : {}),
+  };
+}
+
+/**
+ * The choices of `action` that `game` records under `options`: its direction where the rules read
+ * one, its colour where the player picks one. Any other is no part of the action (two posts that
+ * differ only in it are the same action).
+ */
+export function recordedChoices<State, Options>(
+  game: Game<State, Options>,
+  options: Options,
+  action: { readonly direction?: string | undefined; readonly colour?: Side | undefined },
+): ActionChoices {
+  return actionChoices({
+    direction: game.recordsDirection(options) ? action.direction : undefined,
+    colour: game.choosesColour ? action.colour : undefined,
+  });
+}
+
 /**
  * What applying an action gives: the next state and the squares the wire reports as flipped for it,
  * or why the action is not legal (a sentence for the bot; the arena records it with the fault).

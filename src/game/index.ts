@@ -4,12 +4,15 @@
  */
 
 export {
+  type ActionChoices,
   type AnyGame,
   type Applied,
+  actionChoices,
   type Game,
   type GameAction,
   type Outcome,
   otherSide,
+  recordedChoices,
   type Side,
   type SideCounts,
 } from './game.ts';

@@ -4,7 +4,7 @@
  * both stand on it, so neither needs the other.
  */
 
-import { type AnyGame, gameFor } from '../game/index.ts';
+import { type AnyGame, actionChoices, gameFor } from '../game/index.ts';
 import type { Color, MatchRules, MoveRecord } from './records.ts';
 
 /** Recorded moves that do not replay under the match's rules: the record is corrupt. */
@@ -50,15 +50,7 @@ export function replay(
       position = game.pass(position);
       continue;
     }
-    const result = game.apply(
-      position,
-      {
-        action: move.square,
-        ...(move.direction ? { direction: move.direction } : {}),
-        ...(move.colour ? { colour: move.colour } : {}),
-      },
-      options,
-    );
+    const result = game.apply(position, { action: move.square, ...actionChoices(move) }, options);
     if (!result.ok)
       throw new ReplayError(`recorded ply ${move.ply} (${move.square}) is not legal: ${result.message}`);
     position = result.state;

@@ -1,5 +1,5 @@
 import type { Direction } from '../contract/index.ts';
-import type { AnyGame } from '../game/index.ts';
+import { type AnyGame, actionChoices } from '../game/index.ts';
 import type { MoveRecord } from '../model/records.ts';
 import { CorruptRecordError } from '../store/match-store.ts';
 
@@ -172,7 +172,7 @@ export function decodeMoves(bytes: Uint8Array, game: AnyGame, options: unknown):
       moves.push({ ply, player, square, flips: [], latencyMs });
       continue;
     }
-    const chosen = { ...(direction ? { direction } : {}), ...(colour ? { colour } : {}) };
+    const chosen = actionChoices({ direction, colour });
     const applied = game.apply(position, { action: square, ...chosen }, options);
     if (!applied.ok)
       throw new CorruptMovesError(`ply ${ply} (${square}) does not replay: ${applied.message}`);

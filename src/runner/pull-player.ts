@@ -1,4 +1,5 @@
 import type { components, Direction } from '../contract/index.ts';
+import { actionChoices } from '../game/index.ts';
 import type { MatchRecord } from '../model/records.ts';
 import { matchState } from '../protocol/match-state.ts';
 import type { BotEventStore, RecordedPly, TurnStore } from '../store/pull-store.ts';
@@ -75,8 +76,7 @@ function recordedAnswer({ move, turn }: RecordedPly): RecordedAnswer {
     ok: true,
     action: {
       action: move.square,
-      ...(move.direction ? { direction: move.direction as Direction } : {}),
-      ...(move.colour ? { colour: move.colour } : {}),
+      ...actionChoices({ direction: move.direction as Direction | undefined, colour: move.colour }),
     },
     latencyMs: move.latencyMs,
     recorded: { next: turn },

@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import { type AnyGame, type GameAction, gameFor, otherSide, UnknownGameError } from '../game/index.ts';
+import {
+  type AnyGame,
+  type GameAction,
+  gameFor,
+  otherSide,
+  recordedChoices,
+  UnknownGameError,
+} from '../game/index.ts';
 import { type EndingFault, faultResult } from '../model/fault-result.ts';
 import { seatedSides } from '../model/finish-plan.ts';
 import { judgeAnswer } from '../model/judge.ts';
@@ -296,15 +303,14 @@ export class MatchRunner {
     // means the record moved on without this run.
     if (!judged.ok) return recorded ? { kind: 'resync' } : { kind: 'fault', fault: judged.fault };
     const { latencyMs } = judged;
-    const { action, direction, colour } = judged.action;
+    const { action } = judged.action;
     clocks.banks[color] -= overageSpent(latencyMs, timeLimitMs);
     clocks.lastLatency[color] = latencyMs;
     const move: MoveRecord = {
       ply,
       player: color,
       square: action,
-      ...(direction && game.recordsDirection(options) ? { direction } : {}),
-      ...(colour && game.choosesColour ? { colour } : {}),
+      ...recordedChoices(game, options, judged.action),
       flips: judged.flips,
       latencyMs,
     };

@@ -7,7 +7,7 @@ import type { MatchService } from '../../arena/matches.ts';
 import { requireBot } from '../../arena/principal.ts';
 import type { PullService } from '../../arena/pull.ts';
 import type { components } from '../../contract/index.ts';
-import { gameFor, SOLO_GAME_ID } from '../../game/index.ts';
+import { actionChoices, gameFor, SOLO_GAME_ID } from '../../game/index.ts';
 import { GAME_NOTATION, GAME_OVERVIEW, GAME_RULES } from '../../game/reversi-description.ts';
 import { ArenaError } from '../../model/errors.ts';
 import { replay } from '../../model/replay.ts';
@@ -246,8 +246,7 @@ function serverFor(deps: McpRouterDeps, req: Request, res: Response, botId: stri
       let before: MatchState | undefined;
       try {
         before = await deps.pull.state(principal, matchId);
-        const chosen = { ...(direction ? { direction } : {}), ...(colour ? { colour } : {}) };
-        const action = { action: move, ply: before.ply, ...chosen };
+        const action = { action: move, ply: before.ply, ...actionChoices({ direction, colour }) };
         const { state } = await deps.pull.act(principal, matchId, action, undefined, stopSignal(res));
         return answer(await described(deps, state));
       } catch (error) {
