@@ -143,10 +143,12 @@ export function readState(current, waitMs) {
  * Plays `current` (the game on screen: `matchId`, `guest`, `you`, `state`, `pending`, `stop`) to its
  * end: long polls while the guest has nothing to do, and on its turn waits for its move (which calls
  * `current.moved`) or for the deadline. Each state read goes to `show`; `trouble(text)` says that a
- * read failed and is retried. Rejects when the guest or the game is gone (401, 403, 404): nothing to
- * resume, so the match is forgotten (and the guest too, on a 401).
+ * read failed and is retried; `timer` (see `ticking`) runs from now on. Rejects when the guest or the
+ * game is gone (401, 403, 404), the timer stopped: nothing to resume, so the match is forgotten (and
+ * the guest too, on a 401).
  */
-export async function playToTheEnd(current, { isCurrent, show, trouble }) {
+export async function playToTheEnd(current, { isCurrent, show, trouble, timer }) {
+  timer.start();
   let failures = 0;
   while (isCurrent() && !current.stop.signal.aborted) {
     try {
@@ -166,6 +168,7 @@ export async function playToTheEnd(current, { isCurrent, show, trouble }) {
         // The guest was retired (idle too long) or the game is gone: nothing to resume.
         if (error.status === 401) localStorage.removeItem(GUEST_KEY);
         forgetMatch();
+        timer.stop();
         throw error;
       }
       failures++;
@@ -174,6 +177,34 @@ export async function playToTheEnd(current, { isCurrent, show, trouble }) {
         error instanceof ApiError && error.retryAfter ? error.retryAfter * 1000 : 500 * 2 ** failures;
       await sleep(Math.min(wait, 15_000), current.stop.signal);
     }
+  }
+}
+
+/**
+ * Posts the guest's move (`body`, the action with its ply) in `current` and shows the state it
+ * answers. A 409 (the game moved on meanwhile) shows the state as it now is; any other error goes to
+ * the error box, and the state as it was is drawn again (its legal squares back). Either way the
+ * wait for the move (`current.moved`) ends.
+ */
+export async function postMove(current, body, { isCurrent, show }) {
+  try {
+    const after = await call(`/v1/matches/${encodeURIComponent(current.matchId)}/actions`, {
+      method: 'POST',
+      token: current.guest.token,
+      body,
+    });
+    current.pending = null;
+    await show(after);
+  } catch (error) {
+    current.pending = null;
+    if (error instanceof ApiError && error.status === 409) {
+      await show(await readState(current, 0)).catch(() => {});
+    } else {
+      showError(error);
+      if (isCurrent() && current.state) await show(current.state);
+    }
+  } finally {
+    current.moved?.();
   }
 }
 

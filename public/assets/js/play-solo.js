@@ -3,7 +3,7 @@
 // allow, until no placement is left or every token is captured. play.js wires it into the page (the
 // setup form, "New game", resuming a game after a reload); the state and the moves come from the same
 // pull API as a game against a bot.
-import { ApiError, capitalize, el, matchHref, otherColor, replaceChildren } from './common.js';
+import { capitalize, el, matchHref, otherColor, replaceChildren } from './common.js';
 import { createPlayBoard } from './play-board.js';
 import {
   $,
@@ -16,10 +16,9 @@ import {
   myTurn,
   newer,
   playToTheEnd,
-  readState,
+  postMove,
   rememberMatch,
   serverNow,
-  showError,
   ticking,
 } from './play-common.js';
 import { squareName } from './replay.js';
@@ -173,19 +172,14 @@ export async function followSolo(match, guest) {
     }
   }
   pickColour(colour);
-  moveTimer.start();
-  try {
-    await playToTheEnd(current, {
-      isCurrent: () => solo === current,
-      show: (state) => show(current, state),
-      trouble: (text) => {
-        $('solo-turn').textContent = text;
-      },
-    });
-  } catch (error) {
-    moveTimer.stop();
-    throw error;
-  }
+  await playToTheEnd(current, {
+    isCurrent: () => solo === current,
+    show: (state) => show(current, state),
+    trouble: (text) => {
+      $('solo-turn').textContent = text;
+    },
+    timer: moveTimer,
+  });
 }
 
 /** Picks the colour of the next disc: the toggle and the board's marks follow. */
@@ -230,25 +224,11 @@ async function onSquare(square) {
   current.pending = action;
   draw(current, state); // no legal squares while the move is out
   $('solo-turn').textContent = `You place a ${colour} disc on ${square}…`;
-  try {
-    const after = await call(`/v1/matches/${encodeURIComponent(current.matchId)}/actions`, {
-      method: 'POST',
-      token: current.guest.token,
-      body: { action: square, colour: action.colour, ply: state.ply },
-    });
-    current.pending = null;
-    await show(current, after);
-  } catch (error) {
-    current.pending = null;
-    if (error instanceof ApiError && error.status === 409) {
-      await show(current, await readState(current, 0)).catch(() => {});
-    } else {
-      showError(error);
-      if (solo === current && current.state) await show(current, current.state);
-    }
-  } finally {
-    current.moved?.();
-  }
+  await postMove(
+    current,
+    { action: square, colour: action.colour, ply: state.ply },
+    { isCurrent: () => solo === current, show: (shown) => show(current, shown) },
+  );
 }
 
 /** Draws a state when it is the newest seen; announces what changed. */

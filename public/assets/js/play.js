@@ -4,7 +4,7 @@
 // match with long polls of GET /v1/matches/{id}/state and plays with POST /v1/matches/{id}/actions.
 // The match id is kept in the address (?match=) and in localStorage, so a reload resumes the game
 // from the state API, whichever of the two games it is.
-import { ApiError, capitalize, el, matchHref, otherColor, replaceChildren } from './common.js';
+import { capitalize, el, matchHref, otherColor, replaceChildren } from './common.js';
 import { createPlayBoard } from './play-board.js';
 import {
   $,
@@ -17,7 +17,7 @@ import {
   myTurn,
   newer,
   playToTheEnd,
-  readState,
+  postMove,
   rememberMatch,
   serverNow,
   showError,
@@ -209,19 +209,14 @@ async function follow(matchId, guest) {
     who.title = color === you ? `You, as ${guest.name}` : match[color].name;
   }
   if (cells.length === 0) cells = createPlayBoard($('board'), { onSquare });
-  moveTimer.start();
-  try {
-    await playToTheEnd(current, {
-      isCurrent: () => game === current,
-      show: (state) => show(current, state),
-      trouble: (text) => {
-        $('turn').textContent = text;
-      },
-    });
-  } catch (error) {
-    moveTimer.stop();
-    throw error;
-  }
+  await playToTheEnd(current, {
+    isCurrent: () => game === current,
+    show: (state) => show(current, state),
+    trouble: (text) => {
+      $('turn').textContent = text;
+    },
+    timer: moveTimer,
+  });
 }
 
 /** A click on a square: plays it when it is legal and the guest's turn. */
@@ -232,25 +227,11 @@ async function onSquare(square) {
   current.pending = square;
   drawBoard(state.board, marksOf(current, state)); // no legal squares while the move is out
   $('turn').textContent = `You play ${square}…`;
-  try {
-    const after = await call(`/v1/matches/${encodeURIComponent(current.matchId)}/actions`, {
-      method: 'POST',
-      token: current.guest.token,
-      body: { action: square, ply: state.ply },
-    });
-    current.pending = null;
-    await show(current, after);
-  } catch (error) {
-    current.pending = null;
-    if (error instanceof ApiError && error.status === 409) {
-      await show(current, await readState(current, 0)).catch(() => {});
-    } else {
-      showError(error);
-      if (game === current && current.state) await show(current, current.state);
-    }
-  } finally {
-    current.moved?.();
-  }
+  await postMove(
+    current,
+    { action: square, ply: state.ply },
+    { isCurrent: () => game === current, show: (shown) => show(current, shown) },
+  );
 }
 
 /** The last move's square and flips, from the match's move records (the state has no flips). */
