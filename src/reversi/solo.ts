@@ -189,8 +189,24 @@ export function playSolo(state: SoloState, move: SoloMove): SoloPlayed {
   };
 }
 
+/**
+ * The legal placements of each state seen, worked out once: a turn asks for them several times (is
+ * the game over, the legal squares, the coloured actions a bot is shown), and each time is 128 trial
+ * placements. States are immutable values, so the weak map changes no answer.
+ */
+const placements = new WeakMap<SoloState, readonly SoloMove[]>();
+
 /** Every legal placement, square by square (a1 first), black before white on a square. */
-export function legalSoloMoves(state: SoloState): SoloMove[] {
+export function legalSoloMoves(state: SoloState): readonly SoloMove[] {
+  let found = placements.get(state);
+  if (found === undefined) {
+    found = Object.freeze(placementsOf(state));
+    placements.set(state, found);
+  }
+  return found;
+}
+
+function placementsOf(state: SoloState): SoloMove[] {
   const moves: SoloMove[] = [];
   for (let index = 0; index < 64; index++) {
     if (state.cells[index]!.kind !== 'empty') continue;
