@@ -210,7 +210,7 @@ function serverFor(deps: McpRouterDeps, req: Request, res: Response, botId: stri
       title: 'Read a match',
       description:
         'The state of one of your matches: toMove, you, board (rows, rank 1 first) and boardText (a grid with coordinates, ' +
-        'the last move in brackets), legalMoves (yours), score (discs a side), clocks (the time limit a move and each ' +
+        'the last move in brackets), legalMoves (yours), score (discs a side; in a solo game, its score), clocks (the time limit a move and each ' +
         "side's overage bank left), the result once over. With waitMs (up to 30000) it " +
         'waits until it is your turn or the game is over, as the pull API long poll does.',
       inputSchema: { matchId: z.string(), waitMs: z.number().int().min(0).max(MAX_WAIT_MS).optional() },
