@@ -7,15 +7,26 @@ import { defineConfig } from 'vitest/config';
 // 146 s with three, 150 s (and timing flakes) with four. Files share a fork's module cache
 // (isolate: false): each fork imports the arena once, not once per file (118 s of imports -> 11 s);
 // files keep no state in modules, and every harness has its own prefix.
+/**
+ * Arena tests that also run against a Redis Cluster and a Sentinel set (each project starts its
+ * own on loopback: test/support/topology-setup.ts): push and pull play with event streams,
+ * challenges, a tournament, ratings applied once. Chosen among the files that reach Redis only
+ * through the harness.
+ */
+const TOPOLOGY_FILES = [
+  'test/match/runner.test.ts',
+  'test/pull/pull.test.ts',
+  'test/fair-play/challenges.test.ts',
+  'test/tournaments/round-robin.test.ts',
+  'test/ratings/ratings.test.ts',
+];
+
 export default defineConfig({
   // The SDK from its source, as tsconfig.json's `paths` has it for tsc and tsx: tests need no build of sdk/.
   resolve: {
     alias: { '@reversi-arena/client': fileURLToPath(new URL('./sdk/src/index.ts', import.meta.url)) },
   },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
-    // Starts a throwaway Redis when none answers at REDIS_URL, so `npm test` needs no setup by hand.
-    globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
@@ -24,5 +35,20 @@ export default defineConfig({
     env: { SOLO_SECRET: 'vitest-solo-layout-key' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'one server',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+          // Starts a throwaway Redis when none answers at REDIS_URL, so `npm test` needs no setup by hand.
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      ...['cluster', 'sentinel'].map((topology) => ({
+        extends: true as const,
+        test: { name: topology, include: TOPOLOGY_FILES, globalSetup: ['test/support/topology-setup.ts'] },
+      })),
+    ],
   },
 });

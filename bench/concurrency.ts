@@ -33,9 +33,10 @@ import { redisStores } from '../src/redis/redis-stores.ts';
 import { openings } from '../src/reversi/index.ts';
 import { systemClock } from '../src/support/clock.ts';
 import { secureRandomBytes } from '../src/support/random.ts';
+import { benchRedis } from './bench-redis.ts';
 import { benchMatchService } from './bench-worker.ts';
 import { percentile } from './percentile.ts';
-import { niced, privateRedis } from './private-redis.ts';
+import { niced } from './private-redis.ts';
 
 const { values } = parseArgs({
   options: {
@@ -76,12 +77,10 @@ async function slowBots(): Promise<{ urls: [string, string]; stop: () => void }>
 }
 
 async function main(): Promise<void> {
-  const redisServer = await privateRedis({ nice });
-  const prefix = 'bench';
+  const redisServer = await benchRedis({ nice, prefix: 'bench' });
   const config = loadConfig({
-    REDIS_URL: redisServer.url,
-    REDIS_PREFIX: prefix,
-    REDIS_AUTOSTART: 'false',
+    ...redisServer.env,
+    REDIS_PREFIX: 'bench',
     ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
     MATCHMAKING_ENABLED: 'false',
     HOUSE_BOTS: 'false',
@@ -95,8 +94,9 @@ async function main(): Promise<void> {
     SHUTDOWN_GRACE_MS: '0',
     LOG_LEVEL: 'warn',
   });
-  const redis = createRedis(config.redis.url, 'worker', { connectionName: 'bench' });
-  const queueRedis = createRedis(config.redis.url, 'worker', { connectionName: 'bench' });
+  const { prefix } = config.redis;
+  const redis = createRedis(config.redis.target, 'worker', { connectionName: 'bench' });
+  const queueRedis = createRedis(config.redis.target, 'worker', { connectionName: 'bench' });
   await Promise.all([redis.connect(), queueRedis.connect()]);
   const stores = redisStores(redis, prefix);
   const queue = new BullMatchQueue(queueRedis, prefix);
@@ -183,9 +183,9 @@ async function main(): Promise<void> {
   const countsAfter = await moveCounts();
   const moves = botMoves(countsAfter) - startMoves;
   const overheads = await chargedOverheads(countsBefore, countsAfter);
-  const clients = ((await redis.call('CLIENT', 'LIST')) as string)
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !/ name=bench /.test(line));
+  const clients = (await redisServer.clientLines(redis)).filter(
+    (line) => !/ name=bench(-admin)? /.test(line),
+  );
 
   const ms = (nanoseconds: number) => Math.round((nanoseconds / 1e6) * 10) / 10;
   const round = (value: number) => Math.round(value * 10) / 10;
@@ -253,7 +253,7 @@ async function main(): Promise<void> {
   await queue.close();
   redis.disconnect();
   queueRedis.disconnect();
-  redisServer.stop();
+  await redisServer.stop();
   process.exit(0);
 }
 

@@ -3,7 +3,7 @@
  * not an estimate from a few), by key kind, with those that have a time to live apart.
  */
 
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/connections/redis-connection.ts';
 
 export interface KindMemory {
   keys: number;
@@ -28,7 +28,7 @@ export function kindOf(prefix: string, key: string): string {
     .replace(/:\d+(?=:|$)/g, ':#');
 }
 
-export async function keyMemory(redis: Redis, prefix: string): Promise<KeyMemory> {
+export async function keyMemory(redis: RedisClient, prefix: string): Promise<KeyMemory> {
   const lastingByKind = new Map<string, KindMemory>();
   const expiringByKind = new Map<string, KindMemory>();
   let lasting = 0;

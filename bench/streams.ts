@@ -32,14 +32,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type RedisTarget } from '../src/config.ts';
+import { connected, createRedis, type RedisClient } from '../src/connections/redis-connection.ts';
 import { createHttpServer } from '../src/http/server.ts';
 import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
 import { startApi } from '../src/wiring/processes.ts';
+import { benchRedis, serversOf } from './bench-redis.ts';
 import { percentile } from './percentile.ts';
-import { privateRedis } from './private-redis.ts';
 
 interface Bot {
   readonly id: string;
@@ -75,10 +75,9 @@ async function main(): Promise<void> {
   const openRate = Number(values['open-rate']);
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
-  const server = await privateRedis();
-  const admin = new Redis(server.url, { connectionName: 'bench-admin' });
+  const server = await benchRedis({ prefix: 'bench' });
   const config = loadConfig({
-    REDIS_URL: server.url,
+    ...server.env,
     REDIS_PREFIX: 'bench',
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
     LOG_LEVEL: 'warn',
@@ -89,6 +88,9 @@ async function main(): Promise<void> {
     MATCHMAKING_ENABLED: 'false',
     HOUSE_BOTS: 'false',
   });
+  const admin = await connected(
+    createRedis(config.redis.target, 'worker', { connectionName: 'bench-admin' }),
+  );
   const api = await startApi(config, pino({ level: 'warn' }), () => false);
   // Served as `npm start` serves it: the connection limits and timeouts of createHttpServer.
   const http = createHttpServer(api.app, config.http, pino({ level: 'warn' })).listen(0, '127.0.0.1');
@@ -115,7 +117,9 @@ async function main(): Promise<void> {
     while (opened === undefined) await pause(50);
     const openingSeconds = (performance.now() - openingStarted) / 1000;
     const leases = async () => {
-      const counts = await Promise.all(bots.map((bot) => admin.zcard(`bench:bot:${bot.id}:streams`)));
+      const counts = await Promise.all(
+        bots.map((bot) => admin.zcard(`${config.redis.prefix}:bot:${bot.id}:streams`)),
+      );
       return counts.reduce((sum, count) => sum + count, 0);
     };
     const leasesDeadline = Date.now() + 30_000;
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
     await pause(500);
     gc();
     const during = process.memoryUsage();
-    const list = ((await admin.client('LIST')) as string).trim().split('\n');
+    const list = await server.clientLines(admin);
     const others = list.filter((line) => !line.includes('name=bench-admin'));
     const connectionNames = others.map((line) => /name=(\S*)/.exec(line)?.[1] ?? '');
 
@@ -137,7 +141,7 @@ async function main(): Promise<void> {
     const openFirstTurns = async (players: readonly Bot[]) => {
       const movers = players.filter((_, i) => i % 2 === 1);
       const cpuBefore = process.cpuUsage();
-      opener?.send({ url: server.url, prefix: config.redis.prefix, movers, rate });
+      opener?.send({ target: config.redis.target, prefix: config.redis.prefix, movers, rate });
       const ids = new Set(movers.map((bot) => bot.id));
       const deadline = Date.now() + 20_000;
       // Both sides report in batches: every turn's opening and both its wake-ups are in.
@@ -216,18 +220,20 @@ async function main(): Promise<void> {
     http.close();
     await api.close();
     admin.disconnect();
-    server.stop();
+    await server.stop();
   }
 }
 
-/** How many times Redis has run each command (`INFO commandstats`), and `all` of them. */
-async function commandCalls(admin: Redis): Promise<Map<string, number>> {
+/** How many times Redis (every primary of a cluster) has run each command (`INFO commandstats`), and `all` of them. */
+async function commandCalls(admin: RedisClient): Promise<Map<string, number>> {
   const calls = new Map<string, number>();
-  for (const [, command, count] of ((await admin.info('commandstats')) as string).matchAll(
-    /^cmdstat_([^:]+):calls=(\d+)/gm,
-  )) {
-    calls.set(command as string, Number(count));
-    calls.set('all', (calls.get('all') ?? 0) + Number(count));
+  for (const server of serversOf(admin)) {
+    for (const [, command, count] of (await server.info('commandstats')).matchAll(
+      /^cmdstat_([^:]+):calls=(\d+)/gm,
+    )) {
+      calls.set(command as string, (calls.get(command as string) ?? 0) + Number(count));
+      calls.set('all', (calls.get('all') ?? 0) + Number(count));
+    }
   }
   return calls;
 }
@@ -299,8 +305,18 @@ async function runOpener(): Promise<void> {
   const report = batchedReports<Opened>();
   process.on(
     'message',
-    async ({ url, prefix, movers, rate }: { url: string; prefix: string; movers: Bot[]; rate: number }) => {
-      pull ??= new RedisPullStore(new Redis(url, { connectionName: 'bench-opener' }), prefix);
+    async ({
+      target,
+      prefix,
+      movers,
+      rate,
+    }: {
+      target: RedisTarget;
+      prefix: string;
+      movers: Bot[];
+      rate: number;
+    }) => {
+      pull ??= new RedisPullStore(createRedis(target, 'worker', { connectionName: 'bench-opener' }), prefix);
       const begun = performance.now();
       for (const [i, bot] of movers.entries()) {
         const due = begun + (i * 1000) / rate;

@@ -33,11 +33,18 @@ export interface SentinelTarget {
   readonly password?: string;
 }
 
+/** A Redis Cluster: some of its nodes (the rest are learnt from them), and the nodes' password. */
+export interface ClusterTarget {
+  readonly cluster: readonly { readonly host: string; readonly port: number }[];
+  readonly password?: string;
+}
+
 /**
- * Where the arena's Redis is: a `redis://` URL for one server, or a primary behind Sentinel. A plain
- * value, so that it crosses into worker threads as it is; connections/redis-connection.ts makes them.
+ * Where the arena's Redis is: a `redis://` URL for one server, a primary behind Sentinel, or a
+ * cluster. A plain value, so that it crosses into worker threads as it is;
+ * connections/redis-connection.ts makes the connections.
  */
-export type RedisTarget = string | SentinelTarget;
+export type RedisTarget = string | SentinelTarget | ClusterTarget;
 
 /** A duration as `30s`, `5m`, `1h` or `1d`, in milliseconds. */
 const duration = z
@@ -124,6 +131,20 @@ const eventsSetting = z
       .refine((all) => new Set(all.map((s) => s.key)).size === all.length, 'each series needs its own key'),
   );
 
+/** A comma-separated list of `host:port` (IPv6 hosts in brackets); unset or blank is none. */
+const hostPorts = z
+  .string()
+  .optional()
+  .transform((list, ctx) => {
+    if (list === undefined || list.trim() === '') return undefined;
+    const nodes = list.split(',').map((node) => /^\s*([^\s:]+|\[[^\]]+\]):(\d{1,5})\s*$/.exec(node));
+    if (nodes.some((node) => node === null || Number(node[2]) === 0 || Number(node[2]) > 65535)) {
+      ctx.addIssue({ code: 'custom', message: 'must be host:port pairs, comma-separated' });
+      return z.NEVER;
+    }
+    return nodes.map((node) => ({ host: node![1]!.replace(/^\[|\]$/g, ''), port: Number(node![2]) }));
+  });
+
 const envSchema = z.object({
   PORT: integer(3000, 0),
   HOST: z.string().default('0.0.0.0'),
@@ -139,22 +160,11 @@ const envSchema = z.object({
    * A primary behind Sentinel instead of REDIS_URL: the sentinels (`host:port,host:port,…`) and the
    * name they know the primary by. Every connection follows the primary they promote.
    */
-  REDIS_SENTINELS: z
-    .string()
-    .optional()
-    .transform((list, ctx) => {
-      if (list === undefined || list.trim() === '') return undefined;
-      const nodes = list.split(',').map((node) => /^\s*([^\s:]+|\[[^\]]+\]):(\d{1,5})\s*$/.exec(node));
-      if (nodes.some((node) => node === null || Number(node[2]) === 0 || Number(node[2]) > 65535)) {
-        ctx.addIssue({ code: 'custom', message: 'must be host:port pairs, comma-separated' });
-        return z.NEVER;
-      }
-      return nodes.map((node) => ({ host: node![1]!.replace(/^\[|\]$/g, ''), port: Number(node![2]) }));
-    }),
+  REDIS_SENTINELS: hostPorts,
   REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
   /** The sentinels' own password, when they need one. */
   REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
-  /** The primary's password under Sentinel (with REDIS_URL, put it in the URL). */
+  /** The primary's password under Sentinel, or the nodes' in a cluster (with REDIS_URL, put it in the URL). */
   REDIS_PASSWORD: z.string().min(1).optional(),
   /**
    * Replicas a committed match result waits for (WAIT) before the worker moves on: 1 by default
@@ -163,8 +173,11 @@ const envSchema = z.object({
   REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
   /** The longest such a wait lasts; a replica that falls short pauses the waits for 10 s. */
   REDIS_WAIT_MS: integer(500, 1),
-  /** Redis Cluster seed nodes: refused for now (see README "Running on more than one machine"). */
-  REDIS_CLUSTER_NODES: z.string().optional(),
+  /**
+   * A Redis Cluster instead of REDIS_URL: some of its nodes (`host:port,…`), from which every
+   * connection learns the rest. The arena's keys then share one hash tag (see README).
+   */
+  REDIS_CLUSTER_NODES: hostPorts,
   REDIS_DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   /**
@@ -485,11 +498,8 @@ const configSchema = envSchema.transform((e, ctx) => {
   if ((e.REDIS_SENTINELS === undefined) !== (e.REDIS_SENTINEL_MASTER === undefined)) {
     return issue(ctx, 'REDIS_SENTINELS and REDIS_SENTINEL_MASTER go together: set both or neither');
   }
-  if (e.REDIS_CLUSTER_NODES !== undefined && e.REDIS_CLUSTER_NODES.trim() !== '') {
-    return issue(
-      ctx,
-      "REDIS_CLUSTER_NODES: Redis Cluster is not supported yet (the arena's scripts write keys of several hash slots at once); run one server (REDIS_URL) or a primary with replicas behind Sentinel (REDIS_SENTINELS)",
-    );
+  if (e.REDIS_CLUSTER_NODES !== undefined && e.REDIS_SENTINELS !== undefined) {
+    return issue(ctx, 'REDIS_CLUSTER_NODES and REDIS_SENTINELS are two topologies: set one or neither');
   }
   const sentinel =
     e.REDIS_SENTINELS === undefined
@@ -500,19 +510,29 @@ const configSchema = envSchema.transform((e, ctx) => {
           ...(e.REDIS_SENTINEL_PASSWORD === undefined ? {} : { sentinelPassword: e.REDIS_SENTINEL_PASSWORD }),
           ...(e.REDIS_PASSWORD === undefined ? {} : { password: e.REDIS_PASSWORD }),
         };
+  const cluster =
+    e.REDIS_CLUSTER_NODES === undefined
+      ? undefined
+      : {
+          cluster: e.REDIS_CLUSTER_NODES,
+          ...(e.REDIS_PASSWORD === undefined ? {} : { password: e.REDIS_PASSWORD }),
+        };
+  const replicated = sentinel !== undefined || cluster !== undefined;
   const guestTtlMs = Math.round(e.GUEST_TTL_HOURS * 3_600_000);
   return {
     port: e.PORT,
     host: e.HOST,
     redis: {
       url: e.REDIS_URL,
-      /** Where every connection goes: REDIS_URL, or the primary behind REDIS_SENTINELS. */
-      target: (sentinel ?? e.REDIS_URL) as RedisTarget,
-      prefix: e.REDIS_PREFIX,
-      // A local server is started only for a single REDIS_URL: a Sentinel set is the operator's.
-      autostart: e.REDIS_AUTOSTART && sentinel === undefined,
+      /** Where every connection goes: REDIS_URL, the primary behind REDIS_SENTINELS, or a cluster. */
+      target: (cluster ?? sentinel ?? e.REDIS_URL) as RedisTarget,
+      // On a cluster every key the arena's scripts and transactions touch together must lie in one
+      // hash slot: the prefix becomes a hash tag (docs/cluster.md).
+      prefix: cluster === undefined ? e.REDIS_PREFIX : `{${e.REDIS_PREFIX}}`,
+      // A local server is started only for a single REDIS_URL: a Sentinel set or a cluster is the operator's.
+      autostart: e.REDIS_AUTOSTART && !replicated,
       replicaWait: {
-        replicas: e.REDIS_WAIT_REPLICAS ?? (sentinel === undefined ? 0 : 1),
+        replicas: e.REDIS_WAIT_REPLICAS ?? (replicated ? 1 : 0),
         timeoutMs: e.REDIS_WAIT_MS,
       },
       dataDir: e.REDIS_DATA_DIR,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.ts';
 
 /**
  * Called with a message published on the channel, or with no message when messages may have been
@@ -19,11 +19,11 @@ interface Listeners {
  * comes back, and waiters always re-read the truth from the store.
  */
 export class ChannelWakeups {
-  #subscriber: Redis | undefined;
+  #subscriber: RedisClient | undefined;
   readonly #channels = new Map<string, Listeners>();
 
   /** @param connect makes the subscriber connection, on first use. */
-  constructor(private readonly connect: () => Redis) {}
+  constructor(private readonly connect: () => RedisClient) {}
 
   /**
    * Calls `wake` on each message on `channel` until the returned function is called. Resolves once
@@ -55,7 +55,7 @@ export class ChannelWakeups {
     };
   }
 
-  #connection(): Redis {
+  #connection(): RedisClient {
     if (this.#subscriber === undefined) {
       const subscriber = this.connect();
       subscriber.on('message', (channel: string, message: string) => {

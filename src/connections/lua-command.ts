@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.ts';
 
 /** A Lua script defined as a command on a connection: call it with its keys, then its arguments. */
 export type LuaCommand<Reply = number> = (...args: (string | number | Buffer)[]) => Promise<Reply>;
@@ -13,7 +13,7 @@ export type LuaCommand<Reply = number> = (...args: (string | number | Buffer)[])
  * await holdStream(keys.botStreams(botId), leaseId, ttlMs, max);
  */
 export function luaCommand<Reply = number>(
-  redis: Redis,
+  redis: RedisClient,
   lua: string,
   numberOfKeys: number | undefined,
 ): LuaCommand<Reply> {

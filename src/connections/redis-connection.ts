@@ -1,9 +1,14 @@
-import { Redis, type RedisOptions } from 'ioredis';
-import type { RedisTarget } from '../config.ts';
+import keySlot from 'cluster-key-slot';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import type { ClusterTarget, RedisTarget } from '../config.ts';
 import { StartupError } from '../support/startup-error.ts';
 
+/** A connection to the arena's Redis: one server's (also behind Sentinel) or a cluster's. */
+export type RedisClient = Redis | Cluster;
+
 /**
- * Every Redis connection of the arena is made here, from its target (one server or Sentinel), by role.
+ * Every Redis connection of the arena is made here, from its target (one server, Sentinel or a
+ * cluster), by role.
  * - `api`: fails fast (no offline queue, a command timeout), so a request answers 503 at once
  *   while Redis is down instead of hanging; it keeps reconnecting in the background. Commands sent
  *   in one tick of the event loop leave in one write (auto-pipelining): thousands of bots opening
@@ -11,7 +16,11 @@ import { StartupError } from '../support/startup-error.ts';
  * - `worker`: BullMQ workers and blocking reads need `maxRetriesPerRequest: null` and wait for
  *   Redis to come back.
  */
-export function createRedis(target: RedisTarget, role: 'api' | 'worker', extra: RedisOptions = {}): Redis {
+export function createRedis(
+  target: RedisTarget,
+  role: 'api' | 'worker',
+  extra: RedisOptions = {},
+): RedisClient {
   const common: RedisOptions = {
     connectionName: `reversi-arena-${role}`,
     connectTimeout: 2000,
@@ -28,6 +37,7 @@ export function createRedis(target: RedisTarget, role: 'api' | 'worker', extra: 
         }
       : { maxRetriesPerRequest: null, enableReadyCheck: true };
   if (typeof target === 'string') return new Redis(target, { ...common, ...roleOptions, ...extra });
+  if ('cluster' in target) return clusterClient(target, { ...common, ...roleOptions, ...extra });
   return new Redis({
     ...common,
     ...roleOptions,
@@ -44,8 +54,75 @@ export function createRedis(target: RedisTarget, role: 'api' | 'worker', extra: 
   });
 }
 
-/** The target in a log line or an error: the URL without its password, or the sentinels and the name. */
+/**
+ * A cluster client: each node's connection takes the role's options, and the client itself the
+ * parts that are the cluster's (its offline queue, its auto-pipelining, its lazy start). Writes and
+ * reads go to primaries only: a replica's answer could be older than a write just made. While a
+ * primary fails over, a command is retried on the promoted replica once the slots are known again.
+ */
+function clusterClient(target: ClusterTarget, nodeOptions: RedisOptions): Cluster {
+  const {
+    enableOfflineQueue,
+    enableAutoPipelining,
+    lazyConnect,
+    retryStrategy: _,
+    ...redisOptions
+  } = nodeOptions;
+  const options: ClusterOptions = {
+    scaleReads: 'master',
+    lazyConnect: lazyConnect ?? true,
+    enableOfflineQueue: enableOfflineQueue ?? true,
+    enableAutoPipelining: enableAutoPipelining ?? false,
+    // When no node answers; a node's own connection is not retried (ioredis' cluster default):
+    // the client refreshes the slots instead and finds the replica promoted in a dead primary's place.
+    clusterRetryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2000),
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 200,
+    redisOptions: {
+      ...redisOptions,
+      ...(target.password === undefined ? {} : { password: target.password }),
+    },
+  };
+  return new Cluster(
+    target.cluster.map(({ host, port }) => ({ host, port })),
+    options,
+  );
+}
+
+/**
+ * A new connection like `client` (to the same server, or the same cluster), with `options` changed:
+ * subscribers and readers of a component's own. On a cluster the offline queue and the ready check
+ * are the cluster client's; the rest is each node connection's.
+ */
+export function duplicateClient(client: RedisClient, options: RedisOptions): RedisClient {
+  if (client instanceof Redis) return client.duplicate(options);
+  const { enableOfflineQueue, enableReadyCheck, ...nodeOptions } = options;
+  return client.duplicate(undefined, {
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+    ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
+    redisOptions: { ...client.options.redisOptions, ...nodeOptions },
+  });
+}
+
+/**
+ * The connection to the server that holds `key`: `client` itself on one server, the primary serving
+ * the key's slot on a cluster. For commands about a connection rather than a key (WAIT asks the
+ * replicas of the server it is sent to), which a cluster client would send to any node.
+ */
+export function serverOf(client: RedisClient, key: string): Redis {
+  if (client instanceof Redis) return client;
+  const primary = client.slots[keySlot(key)]?.[0];
+  const node = client.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === primary);
+  if (node === undefined)
+    throw new Error(`no primary known for the slot of ${key} (the cluster's slots are not loaded)`);
+  return node;
+}
+
+/** The target in a log line or an error: the URL without its password, the sentinels and the name, or the nodes. */
 export function describeTarget(target: RedisTarget): string {
+  if (typeof target !== 'string' && 'cluster' in target) {
+    return `the cluster of ${target.cluster.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  }
   if (typeof target !== 'string') {
     return `primary "${target.name}" of the sentinels ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
   }
@@ -69,7 +146,7 @@ export class RedisOutageLog {
 
   constructor(private readonly logger: { warn(obj: object, msg: string): void; info(msg: string): void }) {}
 
-  watch<R extends Redis>(redis: R): R {
+  watch<R extends RedisClient>(redis: R): R {
     redis.on('error', (error: Error) => this.lost(error));
     this.endsWhenReady(redis);
     return redis;
@@ -123,9 +200,12 @@ const CONNECTION_ERROR_CODES = new Set([
 const DISCONNECTED_MESSAGES = new Set([
   'Connection is closed.',
   "Stream isn't writeable and enableOfflineQueue options is false",
+  "Cluster isn't ready and enableOfflineQueue options is false",
+  'Failed to refresh slots cache.',
+  'None of startup nodes is available',
 ]);
 
-function isConnectionError(error: Error): boolean {
+export function isConnectionError(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   return (
     (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) ||
@@ -174,7 +254,7 @@ export class RedisTooOldError extends StartupError {}
  * (`redis.acl_check_cmd`, Redis 7.0): without it every move and every match's end would fail.
  * Asks the script engine itself, not INFO, which an ACL user may be refused.
  */
-async function requireRedis7(redis: Redis): Promise<void> {
+async function requireRedis7(redis: RedisClient): Promise<void> {
   if ((await redis.eval('return redis.acl_check_cmd ~= nil and 1 or 0', 0)) === 1) return;
   throw new RedisTooOldError(
     'The arena needs Redis 7 or newer: its scripts check ACL permissions (redis.acl_check_cmd), which this Redis lacks.',
@@ -182,13 +262,13 @@ async function requireRedis7(redis: Redis): Promise<void> {
 }
 
 /** Waits for a connection made with `lazyConnect` to be ready, without failing while Redis is still starting. */
-export async function connected(redis: Redis): Promise<Redis> {
+export async function connected<R extends RedisClient>(redis: R): Promise<R> {
   await redis.connect();
   return redis;
 }
 
 /** `connected`, then refuses a Redis older than 7 (`RedisTooOldError`), closing the connection. */
-export async function connectedToRedis7(redis: Redis): Promise<Redis> {
+export async function connectedToRedis7<R extends RedisClient>(redis: R): Promise<R> {
   await connected(redis);
   try {
     await requireRedis7(redis);

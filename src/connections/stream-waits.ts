@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { ChannelWakeups } from './channel-wakeups.ts';
+import type { RedisClient } from './redis-connection.ts';
 
 /** A stream entry as XREAD answers it: `[id, [field, value, …]]`. */
 export type StreamEntry = [id: string, fields: string[]];
@@ -137,7 +137,7 @@ export class StreamWaits {
    *   one succeeds again, waits answer only at their deadlines, which an operator must hear of.
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly wakeups: ChannelWakeups,
     private readonly channel: string,
     private readonly onError: (error: Error) => void = () => {},
@@ -306,7 +306,7 @@ const ENTRIES_PER_STREAM_READ = 100;
 
 /** What a stream reader is made from (see `StreamReader`). */
 export interface StreamReaderOptions<Event> {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly waits: StreamWaits;
   readonly keyOf: (id: string) => string;
   readonly decode: (entries: readonly StreamEntry[]) => Event[];
@@ -357,7 +357,7 @@ export class StreamReader<Event> implements WaitHandle {
  * than `id`. The arena's streams are only trimmed from their oldest end (`MAXLEN`), so an entry
  * after `id` that is not there was trimmed. A missing or empty stream has dropped nothing.
  */
-export async function trimmedPast(redis: Redis, key: string, id: string): Promise<boolean> {
+export async function trimmedPast(redis: RedisClient, key: string, id: string): Promise<boolean> {
   const [first] = await redis.xrange(key, '-', '+', 'COUNT', 1);
   return first !== undefined && compareIds(first[0], id) > 0;
 }

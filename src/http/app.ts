@@ -378,7 +378,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(unknownRoute(spec, WEB_PAGES));
   app.use(
     errorHandler({
-      storeAvailable: () => stores.health.health() === 'up',
+      storeAvailable: (error) => stores.health.health() === 'up' && !stores.health.isOutage(error),
       // The path only: a query string may carry a token.
       onUnexpected: (error, req) => logger.error({ err: error, path: req.path }, 'unexpected error'),
     }),

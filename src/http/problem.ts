@@ -113,8 +113,11 @@ export function sendProblem(req: Request, res: Response, error: ArenaError): voi
 }
 
 export interface ErrorHandlerOptions {
-  /** Whether the store answers; unknown errors while it does not are reported as 503. */
-  readonly storeAvailable: () => boolean;
+  /**
+   * Whether the store answered, for an unknown `error`: one met while it does not, or one that is
+   * the store's outage itself, is reported as 503.
+   */
+  readonly storeAvailable: (error: unknown) => boolean;
   readonly onUnexpected: (error: unknown, req: Request) => void;
 }
 
@@ -130,7 +133,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
         ? (error as ArenaError)
         : fromLibrary(error);
     if (known) return sendProblem(req, res, known);
-    if (!options.storeAvailable()) {
+    if (!options.storeAvailable(error)) {
       return sendProblem(
         req,
         res,

@@ -25,7 +25,7 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
   const workerRedis = await connectedToRedis7(outages.watch(createRedis(config.redis.target, 'worker')));
   const storeRedis = await connected(outages.watch(createRedis(config.redis.target, 'worker')));
   const stores = redisStores(storeRedis, config.redis.prefix, {
-    replicaWait: replicaWaitOf(storeRedis, config.redis.replicaWait, logger),
+    replicaWait: replicaWaitOf(storeRedis, config.redis.prefix, config.redis.replicaWait, logger),
   });
   // BullMQ defines its scripts on the connection it is given, and ioredis copies every script onto
   // each pipeline it builds: on the store's connection that would tax every store read.

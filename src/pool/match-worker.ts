@@ -1,6 +1,6 @@
 import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { listenToBullWorker, type RedisOutageLog } from '../connections/redis-connection.ts';
 import { abortedResult, queueClassOf } from '../model/records.ts';
 import {
@@ -21,7 +21,7 @@ const PROMOTION_LOCK_MS = 10_000;
 
 export interface MatchWorkerOptions {
   /** A connection with `maxRetriesPerRequest: null`, as BullMQ workers need. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly prefix: string;
   readonly concurrency: number;
   readonly runner: MatchRunner;

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ChallengeService } from '../arena/challenges.ts';
 import { MatchService } from '../arena/matches.ts';
@@ -9,7 +8,7 @@ import { RoundMaker } from '../arena/tournament-rounds.ts';
 import { TournamentService } from '../arena/tournaments.ts';
 import { BotClient } from '../bot-client/index.ts';
 import type { Config } from '../config.ts';
-import type { RedisOutageLog } from '../connections/redis-connection.ts';
+import type { RedisClient, RedisOutageLog } from '../connections/redis-connection.ts';
 import { ArenaScheduler } from '../matchmaking/scheduler.ts';
 import { eloRule } from '../model/rating-rule.ts';
 import type { MatchQueue } from '../queue/match-queue.ts';
@@ -34,7 +33,7 @@ export interface WorkerPoolDeps {
   readonly config: Config;
   readonly logger: Logger;
   /** A connection with `maxRetriesPerRequest: null`, as BullMQ's workers and schedulers need. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** Where lost Redis connections are logged, once per outage. */
   readonly outages?: RedisOutageLog;
   /** Whether this pool runs the scheduler's jobs (matchmaking, fits, sweeps); true by default. */

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 
 /** Where new matches go to be played. */
 export interface MatchQueue {
@@ -60,7 +60,7 @@ export class BullMatchQueue implements MatchQueue {
   readonly queue: Queue<MatchJobData>;
 
   /** `onError` hears the queue's connection errors (BullMQ prints them raw when nobody listens). */
-  constructor(connection: Redis, prefix: string, onError: (error: Error) => void = () => {}) {
+  constructor(connection: RedisClient, prefix: string, onError: (error: Error) => void = () => {}) {
     this.queue = new Queue<MatchJobData>(MATCH_QUEUE_NAME, {
       connection,
       prefix: bullPrefix(prefix),

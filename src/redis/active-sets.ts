@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { MatchRecord } from '../model/records.ts';
 import { challengedOf, challengerOf } from '../store/match-store.ts';
 import { decodeMatch } from './codec.ts';
@@ -50,7 +50,7 @@ const BACKFILL_BATCH = 500;
  * processes, and again (a no-op once done). Answers how many matches it completed.
  */
 export async function backfillActiveSets(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   guardedWrites: GuardedWritesScript,
 ): Promise<number> {
@@ -89,7 +89,7 @@ export async function backfillActiveSets(
 
 /** Those of `matches` that one of their active sets does not hold, in one round trip. */
 async function missingFromActiveSets(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   matches: readonly MatchRecord[],
 ): Promise<MatchRecord[]> {

@@ -1,6 +1,6 @@
 import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from 'express-rate-limit';
-import type { Redis } from 'ioredis';
 import { type LuaCommand, luaCommand } from '../connections/lua-command.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { Clock } from '../support/clock.ts';
 
 /**
@@ -63,7 +63,7 @@ interface Window {
 }
 
 export interface BatchedRateLimitStoreOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** What the client's keys start with in Redis (src/redis/keys.ts `rateLimit`). */
   readonly prefix: string;
   /** The limit of a client's key: near it, every request is decided at Redis. */
@@ -115,7 +115,7 @@ export class BatchedRateLimitStore implements Store {
   readonly prefix: string;
   private readonly windows = new Map<string, Window>();
   private readonly due = new Set<string>();
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly countHits: LuaCommand<number[]>;
   private readonly limitOf: (key: string) => number;
   private readonly flushMs: number;

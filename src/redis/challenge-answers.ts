@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { MatchStatus } from '../model/records.ts';
 import { type ChallengeAnswer, type ChallengeAnswerOutcome, challengerOf } from '../store/match-store.ts';
 import { activeSetsOf } from './active-sets.ts';
@@ -14,7 +14,7 @@ import type { StoreKeys } from './keys.ts';
  * answer, or one to a match no longer pending, changes nothing.
  */
 export async function answerChallenge(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   guardedWrites: GuardedWritesScript,
   matchId: string,

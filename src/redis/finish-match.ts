@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { components } from '../contract/index.ts';
 import { publicResult } from '../model/faults.ts';
 import {
@@ -96,7 +96,7 @@ function poolFields(keys: StoreKeys, match: MatchRecord): PoolFields {
  * writes nothing. Returns false when the match had already ended.
  */
 export async function finishMatchOnce(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   guardedWrites: GuardedWritesScript,
   request: FinishRequest,

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Redis } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { LiveTurn } from '../model/live-events.ts';
 import type { MoveRecord } from '../model/records.ts';
 import type { MoveRun } from '../store/match-store.ts';
@@ -29,7 +29,7 @@ export class MoveAppends {
   readonly #loader: DataLoader<AppendedMove, number>;
   #inFlight: Promise<unknown> = Promise.resolve();
 
-  constructor(redis: Redis, keys: StoreKeys) {
+  constructor(redis: RedisClient, keys: StoreKeys) {
     const appendMoves = luaCommand<number[]>(redis, APPEND_MOVES, undefined);
     this.#loader = new DataLoader<AppendedMove, number>(
       (appends) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from 'express-rate-limit';
-import type { Redis } from 'ioredis';
 import { RedisStore as RateLimitRedisStore, type RedisReply } from 'rate-limit-redis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { BatchedRateLimitStore } from './batched-rate-limit-store.ts';
 import { type RateLimiter, storeKeys } from './keys.ts';
 
@@ -21,7 +21,7 @@ export interface RateLimitBatching {
  * falling back to EVAL: the limiter then never depends on a SCRIPT LOAD made at start-up, so it
  * works when Redis was down when the app started and after Redis restarts empty.
  */
-function scriptSafeSender(redis: Redis) {
+function scriptSafeSender(redis: RedisClient) {
   const scripts = new Map<string, string>();
   return async (command: string, ...args: string[]): Promise<RedisReply> => {
     if (command.toUpperCase() === 'SCRIPT' && args[0]?.toUpperCase() === 'LOAD' && args[1] !== undefined) {
@@ -55,7 +55,7 @@ function scriptSafeSender(redis: Redis) {
  * rateLimit({ store: rateLimitStore('registrations'), … });
  * rateLimit({ store: rateLimitStore('requests', { limitOf: () => 600 }), … });
  */
-export function redisRateLimitStores(redis: Redis, prefix: string): RedisRateLimitStores {
+export function redisRateLimitStores(redis: RedisClient, prefix: string): RedisRateLimitStores {
   const keys = storeKeys(prefix);
   const sendCommand = scriptSafeSender(redis);
   const batched: BatchedRateLimitStore[] = [];

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { type BotRecord, inSlowPool, type Strength } from '../model/records.ts';
 import type { TallyColumns } from '../rating/bradley-terry.ts';
 import type { LeaderboardRow, LeaderboardSplit, LeaderboardSplitQuery } from '../store/rating-store.ts';
@@ -9,7 +9,7 @@ import { readBots } from './read.ts';
 
 /** The leaderboard, the rated tallies and the Bradley–Terry strengths, on Redis. */
 
-export async function leaderboardPage(redis: Redis, keys: StoreKeys, offset: number, limit: number) {
+export async function leaderboardPage(redis: RedisClient, keys: StoreKeys, offset: number, limit: number) {
   const [ids, total, computedAt] = await Promise.all([
     redis.zrange(keys.leaderboard, offset, offset + limit - 1),
     redis.zcard(keys.leaderboard),
@@ -38,7 +38,7 @@ export async function leaderboardPage(redis: Redis, keys: StoreKeys, offset: num
  * is in both or neither; then their records and strengths in one round trip.
  */
 export async function leaderboardSplitPage(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   query: LeaderboardSplitQuery,
 ): Promise<LeaderboardSplit> {
@@ -89,7 +89,7 @@ const BACKFILL_BATCH = 500;
  * running matches and from several processes: each call checks and writes in one script.
  * Returns how many bots it added.
  */
-export async function backfillLeaderboardGames(redis: Redis, keys: StoreKeys): Promise<number> {
+export async function backfillLeaderboardGames(redis: RedisClient, keys: StoreKeys): Promise<number> {
   const [listed, counted] = await Promise.all([
     redis.zcard(keys.leaderboard),
     redis.zcard(keys.leaderboardGames),
@@ -134,7 +134,7 @@ const MAX_BOTS = 2 ** 21;
  * entry leaves the list in the script that counts it). HSCAN may return a field twice; a row is
  * keyed by its field, so a repeat replaces it rather than adding to it.
  */
-export async function ratedTallies(redis: Redis, keys: StoreKeys): Promise<TallyColumns> {
+export async function ratedTallies(redis: RedisClient, keys: StoreKeys): Promise<TallyColumns> {
   const fold = luaCommand(redis, FOLD_RATED_RESULTS, 2);
   while ((await fold(keys.ratedResults, keys.ratedTallies, FOLD_BATCH)) > 0) {
     // Each call moved a batch; the next takes the rest.
@@ -190,7 +190,7 @@ const OUTCOME: Record<string, number> = { '0': 0, '0.5': 1, '1': 2 };
 
 /** Each bot's Elo rating, `null` for a bot with no record; read in pipelined batches. */
 export async function botRatings(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   ids: readonly string[],
 ): Promise<(number | null)[]> {
@@ -210,7 +210,10 @@ export async function botRatings(
  * The rating (Elo points) of each bot's saved Bradley–Terry strength, read in HSCAN batches: where
  * the next fit starts from. A field that does not parse is left out (that bot starts afresh).
  */
-export async function savedStrengthRatings(redis: Redis, keys: StoreKeys): Promise<Map<string, number>> {
+export async function savedStrengthRatings(
+  redis: RedisClient,
+  keys: StoreKeys,
+): Promise<Map<string, number>> {
   const ratings = new Map<string, number>();
   let cursor = '0';
   do {
@@ -234,7 +237,7 @@ function ratingOfStrength(json: string): number | null {
 }
 
 export async function saveStrengths(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   strengths: ReadonlyMap<string, Strength>,
   computedAt: number,
@@ -247,7 +250,7 @@ export async function saveStrengths(
 }
 
 export async function colorBalances(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   ids: readonly string[],
 ): Promise<number[]> {
@@ -255,17 +258,25 @@ export async function colorBalances(
   return (await redis.hmget(keys.colorBalance, ...ids)).map((value) => Number(value ?? 0));
 }
 
-export function activeMatchCounts(redis: Redis, keys: StoreKeys, ids: readonly string[]): Promise<number[]> {
+export function activeMatchCounts(
+  redis: RedisClient,
+  keys: StoreKeys,
+  ids: readonly string[],
+): Promise<number[]> {
   return summedCounts(redis, ids, (id) => [keys.botMatches(id, 'queued'), keys.botMatches(id, 'running')]);
 }
 
-export function arenaMatchCounts(redis: Redis, keys: StoreKeys, ids: readonly string[]): Promise<number[]> {
+export function arenaMatchCounts(
+  redis: RedisClient,
+  keys: StoreKeys,
+  ids: readonly string[],
+): Promise<number[]> {
   return summedCounts(redis, ids, (id) => [keys.botArenaMatches(id)]);
 }
 
 /** For each of `ids`, the members of its sorted sets `setsOf(id)` together, in one round trip. */
 async function summedCounts(
-  redis: Redis,
+  redis: RedisClient,
   ids: readonly string[],
   setsOf: (id: string) => readonly string[],
 ): Promise<number[]> {
@@ -284,7 +295,7 @@ async function summedCounts(
   });
 }
 
-export async function activeBots(redis: Redis, keys: StoreKeys): Promise<BotRecord[]> {
+export async function activeBots(redis: RedisClient, keys: StoreKeys): Promise<BotRecord[]> {
   const members = await redis.zrange(keys.activeBotsByName, 0, -1);
   const records = await readBots(redis, keys, members.map(idOfNameMember));
   return records.filter((bot): bot is BotRecord => bot !== null && bot.status === 'active');

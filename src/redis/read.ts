@@ -1,10 +1,13 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { BotRecord } from '../model/records.ts';
 import { decodeBot } from './codec.ts';
 import type { StoreKeys } from './keys.ts';
 
 /** Reads many hashes in one round trip (a pipeline of HGETALL), in the order of `keys`. */
-export async function readHashes(redis: Redis, keys: readonly string[]): Promise<Record<string, string>[]> {
+export async function readHashes(
+  redis: RedisClient,
+  keys: readonly string[],
+): Promise<Record<string, string>[]> {
   if (keys.length === 0) return [];
   const pipeline = redis.pipeline();
   for (const key of keys) pipeline.hgetall(key);
@@ -17,7 +20,7 @@ export async function readHashes(redis: Redis, keys: readonly string[]): Promise
 
 /** The same `fields` of many hashes in one round trip (null where one is missing). */
 export async function readHashFields(
-  redis: Redis,
+  redis: RedisClient,
   keys: readonly string[],
   fields: readonly string[],
 ): Promise<(string | null)[][]> {
@@ -33,7 +36,7 @@ export async function readHashFields(
 
 /** Many bots in one round trip; `null` where there is no such bot. */
 export async function readBots(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   ids: readonly string[],
 ): Promise<(BotRecord | null)[]> {

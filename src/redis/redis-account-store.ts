@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { ConflictError } from '../model/errors.ts';
 import type { AccountRecord, NewAccount } from '../model/records.ts';
 import type { AccountStore } from '../store/account-store.ts';
@@ -13,7 +13,7 @@ export class RedisAccountStore implements AccountStore {
   readonly #scripts;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.#keys = storeKeys(prefix);

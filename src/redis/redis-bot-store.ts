@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { ConflictError, InvalidCursorError } from '../model/errors.ts';
 import { isPausedAt } from '../model/pause.ts';
 import type { BotChanges, BotRecord, NewBot, Page } from '../model/records.ts';
@@ -32,7 +32,7 @@ export class RedisBotStore implements BotStore {
   private readonly scripts;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {
     this.scripts = {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import {
   type StreamEntry,
   StreamReader,
@@ -21,7 +21,7 @@ import { decodeMatchEvent } from './match-event-codec.ts';
  */
 export class RedisMatchEvents implements MatchEventStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
     private readonly waits: StreamWaits,
   ) {}

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { gameFor } from '../game/index.ts';
 import { InvalidCursorError } from '../model/errors.ts';
 import type { LiveTurn } from '../model/live-events.ts';
@@ -70,7 +70,7 @@ export class RedisMatchStore implements MatchStore {
   private readonly botFinishes = new KeyedQueue();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
     private readonly moveAppends: MoveAppends,
     /** Where a committed result waits for replicas (Sentinel); none on one server. */

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { ChannelWakeups } from '../connections/channel-wakeups.ts';
 import { type LuaCommand, luaCommand } from '../connections/lua-command.ts';
+import { duplicateClient, type RedisClient } from '../connections/redis-connection.ts';
 import { type StreamEntry, StreamReader, StreamWaits, trimmedPast } from '../connections/stream-waits.ts';
 import { gameFor } from '../game/index.ts';
 import type { MoveRecord } from '../model/records.ts';
@@ -44,7 +44,7 @@ const TTL_SECONDS = 24 * 3600;
  * const heard = await pull.awaitPulledMove(matchId, 9, afterId, 5000, signal);
  */
 export class RedisPullStore implements PullStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #keys: StoreKeys;
   readonly #openTurn: LuaCommand<number>;
   readonly #closeTurn: LuaCommand<number>;
@@ -60,7 +60,11 @@ export class RedisPullStore implements PullStore {
    * @param options.onWaitError told when the waits can no longer listen or read (once per run of
    *   failures): until then they answer only at their deadlines.
    */
-  constructor(redis: Redis, prefix: string, options: { readonly onWaitError?: (error: Error) => void } = {}) {
+  constructor(
+    redis: RedisClient,
+    prefix: string,
+    options: { readonly onWaitError?: (error: Error) => void } = {},
+  ) {
     this.#redis = redis;
     this.#keys = storeKeys(prefix);
     this.#openTurn = luaCommand<number>(redis, OPEN_TURN, 2);
@@ -68,7 +72,7 @@ export class RedisPullStore implements PullStore {
     this.#recordPulledMove = luaCommand<string>(redis, RECORD_PULLED_MOVE, undefined);
     this.#holdStream = luaCommand(redis, HOLD_STREAM, 1);
     this.#wakeups = new ChannelWakeups(() =>
-      redis.duplicate({
+      duplicateClient(redis, {
         enableOfflineQueue: true,
         maxRetriesPerRequest: null,
         commandTimeout: undefined,

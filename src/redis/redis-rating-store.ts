@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { RatingHistoryEntry, Strength } from '../model/records.ts';
 import type { LeaderboardSplitQuery, RatingStore } from '../store/rating-store.ts';
 import { HISTORY_FIELDS, historyEntryOf, historyFieldsOf, isJsonHistoryItem } from './codec.ts';
@@ -16,7 +16,7 @@ import { readHashFields } from './read.ts';
 /** Ratings on Redis: the leaderboard's sets, rating histories (read from the matches), tallies and strengths. */
 export class RedisRatingStore implements RatingStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 

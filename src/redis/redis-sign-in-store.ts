@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { PasskeyRecord, SessionRecord, SessionVia, SignInStore } from '../store/sign-in-store.ts';
 import { type StoreKeys, storeKeys } from './keys.ts';
 import { readHashes } from './read.ts';
@@ -27,7 +27,7 @@ export class RedisSignInStore implements SignInStore {
   readonly #keys: StoreKeys;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.#keys = storeKeys(prefix);

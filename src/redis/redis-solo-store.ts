@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { SoloLeagueEntry, SoloLeagueStore, SoloLeagueTally } from '../store/solo-store.ts';
 import type { StoreKeys } from './keys.ts';
 
@@ -8,7 +8,7 @@ import type { StoreKeys } from './keys.ts';
  */
 export class RedisSoloLeagueStore implements SoloLeagueStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import type { Stores } from '../store/store.ts';
 import type { RandomBytes } from '../support/clock.ts';
 import { type StoreKeys, storeKeys } from './keys.ts';
@@ -42,7 +42,7 @@ export interface RedisStores extends Stores {
  * await stores.bots.getBot('bot_01JC3S0M0F7ZP4C8W4Y4N0Y8QH');
  */
 export function redisStores(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   options: { readonly replicaWait?: ReplicaWait } = {},
 ): RedisStores {

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { RedisTarget } from '../config.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { createRedis } from '../connections/redis-connection.ts';
 import type { Strength } from '../model/records.ts';
 import type { TallyColumns } from '../rating/bradley-terry.ts';
@@ -22,7 +22,7 @@ import { botRatings, ratedTallies, savedStrengthRatings, saveStrengths } from '.
  */
 export class RedisStrengthStore {
   private constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 

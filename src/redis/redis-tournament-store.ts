@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
+import type { RedisClient } from '../connections/redis-connection.ts';
 import { InvalidCursorError } from '../model/errors.ts';
 import type { MatchRecord, MatchRules, Page } from '../model/records.ts';
 import type {
@@ -117,7 +117,7 @@ export class RedisTournamentStore implements TournamentStore {
   private readonly scripts;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.keys = storeKeys(prefix);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
+import { isConnectionError, type RedisClient } from '../connections/redis-connection.ts';
 import type { BotStore } from '../store/bot-store.ts';
 import type { GuestStore } from '../store/guest-store.ts';
 import type { HealthCheck, LockStore, StoreHealth } from '../store/lock-store.ts';
@@ -11,7 +12,7 @@ import { RELEASE_LOCK } from './lua-scripts.ts';
 /** Guests on Redis: the set of active guests by when each was last seen. */
 export class RedisGuestStore implements GuestStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
     private readonly bots: Pick<BotStore, 'retireBot'>,
   ) {}
@@ -36,7 +37,7 @@ export class RedisLockStore implements LockStore {
   readonly #release;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {
     this.#release = luaCommand(redis, RELEASE_LOCK, 1);
@@ -52,16 +53,27 @@ export class RedisLockStore implements LockStore {
   }
 }
 
-/** Whether the store's connection answers. */
+/**
+ * Whether the store's connection answers. A cluster client stays ready while one of its primaries
+ * is down and its slots fail over: the store is down for as long as any primary it knows is.
+ */
 export class RedisHealth implements HealthCheck {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async ping(): Promise<void> {
     await this.redis.ping();
   }
 
   health(): StoreHealth {
-    return this.redis.status === 'ready' ? 'up' : 'down';
+    if (this.redis.status !== 'ready') return 'down';
+    if (this.redis instanceof Cluster && this.redis.nodes('master').some((node) => node.status !== 'ready')) {
+      return 'down';
+    }
+    return 'up';
+  }
+
+  isOutage(error: unknown): boolean {
+    return error instanceof Error && isConnectionError(error);
   }
 }
 
@@ -69,12 +81,12 @@ export class RedisHealth implements HealthCheck {
  * The deployment's key of the client-origin HMAC: made once, by whichever process asks first,
  * and the same for every process after (so that one address is one origin whoever hashes it).
  */
-export function clientOriginKey(redis: Redis, keys: StoreKeys, random: RandomBytes): Promise<string> {
+export function clientOriginKey(redis: RedisClient, keys: StoreKeys, random: RandomBytes): Promise<string> {
   return deploymentKey(redis, keys.clientOriginKey, random);
 }
 
 /** A random key of the deployment's, kept at `at`: made by whichever process asks first, then shared. */
-export async function deploymentKey(redis: Redis, at: string, random: RandomBytes): Promise<string> {
+export async function deploymentKey(redis: RedisClient, at: string, random: RandomBytes): Promise<string> {
   await redis.set(at, Buffer.from(random(32)).toString('base64url'), 'NX');
   const key = await redis.get(at);
   if (key === null) throw new Error(`the key ${at} vanished as it was made`);

@@ -16,4 +16,9 @@ export interface HealthCheck {
   ping(): Promise<void>;
   /** How the store's connection stands as last seen, without a round trip. */
   health(): StoreHealth;
+  /**
+   * Whether `error` says the store could not be reached: a command lost with its connection, even
+   * once the connection is back (a cluster's slot moved to a promoted replica meanwhile).
+   */
+  isOutage(error: unknown): boolean;
 }

@@ -8,6 +8,7 @@ import {
   connected,
   connectedToRedis7,
   createRedis,
+  duplicateClient,
   RedisOutageLog,
   redisErrorListener,
 } from '../connections/redis-connection.ts';
@@ -99,7 +100,7 @@ export async function startApi(
   const redis = outages.watch(createRedis(config.redis.target, 'api'));
   await connectedToRedis7(redis);
   const stores = redisStores(redis, config.redis.prefix, {
-    replicaWait: replicaWaitOf(redis, config.redis.replicaWait, logger),
+    replicaWait: replicaWaitOf(redis, config.redis.prefix, config.redis.replicaWait, logger),
   });
   // Long polls and event streams wait through the one subscriber the pull store opens for them.
   // The pull store shares the store's connection on purpose: a long poll reads the bot's newest
@@ -112,7 +113,7 @@ export async function startApi(
     ),
   });
   // A connection of the queue's own: BullMQ's scripts on the store's would slow its pipelines.
-  const queueRedis = outages.watch(redis.duplicate({ connectionName: 'reversi-arena-api-queue' }));
+  const queueRedis = outages.watch(duplicateClient(redis, { connectionName: 'reversi-arena-api-queue' }));
   await connected(queueRedis).catch((error: unknown) => {
     redis.disconnect();
     throw error;

@@ -127,10 +127,36 @@ describe('the configuration', () => {
       expect(redis.autostart).toBe(false);
     });
 
+    it('is the cluster of REDIS_CLUSTER_NODES, its keys under one hash tag, waiting for one replica', () => {
+      const { redis } = loadConfig({
+        REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-b:7001',
+        REDIS_PASSWORD: 'node-secret',
+        REDIS_PREFIX: 'arena-eu',
+      });
+      expect(redis.target).toEqual({
+        cluster: [
+          { host: '10.0.0.1', port: 7000 },
+          { host: 'redis-b', port: 7001 },
+        ],
+        password: 'node-secret',
+      });
+      expect(redis.prefix).toBe('{arena-eu}');
+      expect(redis.replicaWait.replicas).toBe(1);
+      expect(redis.autostart).toBe(false);
+    });
+
     it.each([
       [{ REDIS_SENTINELS: '10.0.0.1:26379' }, /REDIS_SENTINELS and REDIS_SENTINEL_MASTER go together/],
       [{ REDIS_SENTINELS: '10.0.0.1', REDIS_SENTINEL_MASTER: 'arena' }, /REDIS_SENTINELS: must be host:port/],
-      [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, /Redis Cluster is not supported yet/],
+      [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2' }, /REDIS_CLUSTER_NODES: must be host:port/],
+      [
+        {
+          REDIS_CLUSTER_NODES: '10.0.0.1:7000',
+          REDIS_SENTINELS: '10.0.0.1:26379',
+          REDIS_SENTINEL_MASTER: 'a',
+        },
+        /REDIS_CLUSTER_NODES and REDIS_SENTINELS are two topologies/,
+      ],
     ])('refuses %o', (env, message) => {
       expect(() => loadConfig(env)).toThrow(message);
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisClient } from '../../src/connections/redis-connection.ts';
 import { createRedis } from '../../src/connections/redis-connection.ts';
 import { recomputeInThread } from '../../src/matchmaking/fit-thread.ts';
 import type { Strength } from '../../src/model/records.ts';
@@ -11,7 +11,7 @@ import { RedisStrengthStore } from '../../src/redis/redis-strength-store.ts';
 import { seededRandom } from '../../src/support/random.ts';
 import { REDIS_URL } from '../support/harness.ts';
 
-let redis: Redis;
+let redis: RedisClient;
 const prefixes: string[] = [];
 beforeAll(async () => {
   redis = createRedis(REDIS_URL, 'worker');

@@ -16,6 +16,7 @@ describe('ReplicaWait', () => {
     const shortfalls: number[] = [];
     const wait = new ReplicaWait(
       redis,
+      'arena',
       { replicas: 1, timeoutMs: 50 },
       (n) => shortfalls.push(n),
       () => now,
@@ -35,7 +36,7 @@ describe('ReplicaWait', () => {
 
   it('never waits when no replica is asked for', async () => {
     const shortfalls: number[] = [];
-    const wait = new ReplicaWait(redis, { replicas: 0, timeoutMs: 50 }, (n) => shortfalls.push(n));
+    const wait = new ReplicaWait(redis, 'arena', { replicas: 0, timeoutMs: 50 }, (n) => shortfalls.push(n));
     await wait.afterCommit();
     expect(shortfalls).toEqual([]);
   });

@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/connections/redis-connection.ts';
 
 /** One command as MONITOR tells it: its words (the command name first) and who ran it (`lua` for a script). */
 export type CommandListener = (args: string[], source: string) => void;
@@ -20,8 +21,8 @@ export class CommandMonitor {
   readonly #listeners = new Set<CommandListener>();
 
   private constructor(
-    private readonly redis: Redis,
-    private readonly connection: Redis,
+    private readonly redis: RedisClient,
+    private readonly connection: RedisClient,
   ) {
     connection.on('monitor', (_time: string, args: string[], source: string) => {
       for (const listener of this.#listeners) listener(args, source);
@@ -29,7 +30,8 @@ export class CommandMonitor {
   }
 
   /** Starts monitoring the server `redis` is connected to (on a connection of its own). */
-  static async start(redis: Redis): Promise<CommandMonitor> {
+  static async start(redis: RedisClient): Promise<CommandMonitor> {
+    if (!(redis instanceof Redis)) throw new Error('MONITOR watches one server, not a cluster');
     return new CommandMonitor(redis, await redis.monitor());
   }
 

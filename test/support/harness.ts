@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.ts';
+import type { RedisClient } from '../../src/connections/redis-connection.ts';
 import type { BullMatchQueue } from '../../src/queue/match-queue.ts';
 import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import type { RedisStores } from '../../src/redis/redis-stores.ts';
@@ -17,7 +18,7 @@ export interface Harness {
   readonly config: Config;
   readonly stores: RedisStores;
   readonly queue: BullMatchQueue;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** The arena's time, the system's unless the test drives it (see `steppingClock`). */
   readonly clock: Clock;
@@ -75,6 +76,8 @@ export async function createHarness(
     WORKER_THREADS: '0',
     // The one solo layout key of the test processes (vitest.config.ts): the solo game takes one a process.
     SOLO_SECRET: process.env.SOLO_SECRET!,
+    // The Redis Cluster or Sentinel set of a topology project (test/support/topology-setup.ts).
+    ...(inject('redisTopology') ?? {}),
     ...env,
   });
   const api = await startApi(config, pino({ level: config.logLevel }), () => false, { clock });
@@ -84,10 +87,11 @@ export async function createHarness(
     stores: api.stores,
     queue: api.queue,
     redis: api.redis,
-    prefix,
+    // On a cluster the prefix is a hash tag (`{test-…}`): the keys are under the config's.
+    prefix: config.redis.prefix,
     clock,
     async close() {
-      await deleteKeysUnder(api.redis, prefix);
+      await deleteKeysUnder(api.redis, config.redis.prefix);
       await api.close();
     },
   };

@@ -1,3 +1,4 @@
+import { duplicateClient } from '../../src/connections/redis-connection.ts';
 import type { MatchEvent } from '../../src/model/live-events.ts';
 import { decodeMatchEvent } from '../../src/redis/match-event-codec.ts';
 import type { Harness } from './harness.ts';
@@ -14,7 +15,7 @@ export async function matchEvent(
   done: (event: MatchEvent) => boolean,
   timeoutMs = 30_000,
 ): Promise<MatchEvent> {
-  const reader = h.redis.duplicate({
+  const reader = duplicateClient(h.redis, {
     commandTimeout: undefined,
     maxRetriesPerRequest: null,
     enableOfflineQueue: true,

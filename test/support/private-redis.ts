@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
 import { redisAnswers } from '../../src/connections/local-redis.ts';
 
 /** A free TCP port on loopback. */
@@ -11,6 +12,33 @@ export async function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
+  });
+}
+
+/** Asks the server on loopback `port` one question, on a connection of its own that never retries. */
+export async function askServer<T>(port: number, question: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return await question(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Whether `port` on loopback can be listened on now. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

@@ -1,4 +1,5 @@
 import { QueueEvents } from 'bullmq';
+import { duplicateClient } from '../../src/connections/redis-connection.ts';
 import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
 import type { Harness } from './harness.ts';
 
@@ -10,7 +11,7 @@ export async function matchQueueEvents(h: Harness): Promise<QueueEvents> {
   const events = new QueueEvents(MATCH_QUEUE_NAME, {
     // Its own blocking connection: without the API connection's 2 s command timeout, which would
     // cut every blocking read of events short.
-    connection: h.redis.duplicate({
+    connection: duplicateClient(h.redis, {
       maxRetriesPerRequest: null,
       enableOfflineQueue: true,
       commandTimeout: undefined,

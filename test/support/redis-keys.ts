@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/connections/redis-connection.ts';
 
 /**
  * Every key matching `pattern`, sorted, read with SCAN in batches: KEYS would block the Redis that
@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
  * @example
  * const rateKeys = await scanKeys(h.redis, `${h.prefix}:rate:*`);
  */
-export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+export async function scanKeys(redis: RedisClient, pattern: string): Promise<string[]> {
   // SCAN may return a key more than once while the keyspace is rehashed.
   const keys = new Set<string>();
   let cursor = '0';

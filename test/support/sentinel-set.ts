@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { exited } from './children.ts';
-import { freePort, throwawayServerArgs, until } from './private-redis.ts';
+import { askServer, freePort, throwawayServerArgs, until } from './private-redis.ts';
+import { ServerProcesses } from './server-processes.ts';
 
 export const SENTINEL_MASTER = 'arena';
 
@@ -14,8 +11,7 @@ export const SENTINEL_MASTER = 'arena';
  * answer, so `killPrimary` (kill -9) is followed by a promotion within a few seconds.
  */
 export class SentinelSet {
-  readonly #children = new Map<number, ChildProcess>();
-  readonly #dir = mkdtempSync(join(tmpdir(), 'sentinel-set-'));
+  readonly #servers = new ServerProcesses('sentinel-set');
 
   private constructor(
     readonly primaryPort: number,
@@ -34,52 +30,56 @@ export class SentinelSet {
   static async start(): Promise<SentinelSet> {
     const ports = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const set = new SentinelSet(ports[0]!, ports[1]!, ports.slice(2));
-    set.#server(set.primaryPort, []);
-    set.#server(set.replicaPort, ['--replicaof', '127.0.0.1', String(set.primaryPort)]);
-    await until(
-      async () =>
-        (await set.info(set.replicaPort, 'replication').catch(() => '')).includes('master_link_status:up'),
-      'the replica to sync',
-    );
-    for (const port of set.sentinelPorts) {
-      const conf = join(set.#dir, `sentinel-${port}.conf`);
-      writeFileSync(
-        conf,
-        [
-          `port ${port}`,
-          'bind 127.0.0.1',
-          `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${set.primaryPort} 2`,
-          `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
-          `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
-          `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
-          '',
-        ].join('\n'),
+    try {
+      set.#server(set.primaryPort, []);
+      set.#server(set.replicaPort, ['--replicaof', '127.0.0.1', String(set.primaryPort)]);
+      await until(
+        async () =>
+          (await set.info(set.replicaPort, 'replication').catch(() => '')).includes('master_link_status:up'),
+        'the replica to sync',
       );
-      set.#spawn(port, [conf, '--sentinel']);
-    }
-    // A failover needs the sentinels to know the replica and each other (hellos every 2 s).
-    await until(
-      async () => {
-        for (const port of set.sentinelPorts) {
-          const [replicas, others] = await set
-            .#ask(port, async (r) => [
+      for (const port of set.sentinelPorts) {
+        const conf = join(set.#servers.dir, `sentinel-${port}.conf`);
+        writeFileSync(
+          conf,
+          [
+            `port ${port}`,
+            'bind 127.0.0.1',
+            `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${set.primaryPort} 2`,
+            `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
+            `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
+            `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
+            '',
+          ].join('\n'),
+        );
+        set.#servers.spawn(port, [conf, '--sentinel']);
+      }
+      // A failover needs the sentinels to know the replica and each other (hellos every 2 s).
+      await until(
+        async () => {
+          for (const port of set.sentinelPorts) {
+            const [replicas, others] = await askServer(port, async (r) => [
               (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as unknown[],
               (await r.call('SENTINEL', 'SENTINELS', SENTINEL_MASTER)) as unknown[],
-            ])
-            .catch(() => [[], []]);
-          if ((replicas?.length ?? 0) < 1 || (others?.length ?? 0) < 2) return false;
-        }
-        return true;
-      },
-      'the sentinels to know the replica and each other',
-      20_000,
-    );
+            ]).catch(() => [[], []]);
+            if ((replicas?.length ?? 0) < 1 || (others?.length ?? 0) < 2) return false;
+          }
+          return true;
+        },
+        'the sentinels to know the replica and each other',
+        20_000,
+      );
+    } catch (error) {
+      // A set that did not form leaves no server behind.
+      await set.stop();
+      throw error;
+    }
     return set;
   }
 
   /** The port the sentinels name as the primary now. */
   async primary(): Promise<number> {
-    const [, port] = (await this.#ask(this.sentinelPorts[0]!, (r) =>
+    const [, port] = (await askServer(this.sentinelPorts[0]!, (r) =>
       r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER),
     )) as [string, string];
     return Number(port);
@@ -87,7 +87,7 @@ export class SentinelSet {
 
   /** A section of INFO from the server on `port`. */
   info(port: number, section: string): Promise<string> {
-    return this.#ask(port, (r) => r.info(section));
+    return askServer(port, (r) => r.info(section));
   }
 
   /** Waits until the replica has every write the primary has. */
@@ -102,42 +102,15 @@ export class SentinelSet {
   }
 
   /** Kills the primary with SIGKILL: no shutdown, no last write. */
-  async killPrimary(): Promise<void> {
-    const child = this.#children.get(this.primaryPort)!;
-    child.kill('SIGKILL');
-    await exited(child);
+  killPrimary(): Promise<void> {
+    return this.#servers.kill(this.primaryPort);
   }
 
-  async stop(): Promise<void> {
-    for (const child of this.#children.values()) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited(child);
-    }
-    rmSync(this.#dir, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return this.#servers.stop();
   }
 
   #server(port: number, args: string[]): void {
-    this.#spawn(port, [...throwawayServerArgs(port), ...args]);
-  }
-
-  #spawn(port: number, args: string[]): void {
-    this.#children.set(port, spawn('redis-server', args, { stdio: 'ignore', cwd: this.#dir }));
-  }
-
-  async #ask<T>(port: number, question: (redis: Redis) => Promise<T>): Promise<T> {
-    const redis = new Redis({
-      port,
-      host: '127.0.0.1',
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    redis.on('error', () => {});
-    try {
-      await redis.connect();
-      return await question(redis);
-    } finally {
-      redis.disconnect();
-    }
+    this.#servers.spawn(port, [...throwawayServerArgs(port), ...args]);
   }
 }

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import type { Redis } from 'ioredis';
+import { exited } from './children.ts';
+import { askServer, freePort, portIsFree, throwawayServerArgs, until } from './private-redis.ts';
+import { ServerProcesses } from './server-processes.ts';
+
+/**
+ * A Redis Cluster of the test's own on loopback: three primaries, each with a replica, as an
+ * operator runs one. A node is judged down after a second without an answer, so `kill`ing a primary
+ * (kill -9) is followed by its replica's promotion within a few seconds.
+ */
+export class RedisClusterSet {
+  readonly #servers = new ServerProcesses('redis-cluster');
+
+  private constructor(readonly ports: readonly number[]) {}
+
+  /** The settings the arena takes to reach this cluster. */
+  get env(): Record<string, string> {
+    return { REDIS_CLUSTER_NODES: this.ports.map((port) => `127.0.0.1:${port}`).join(',') };
+  }
+
+  static async start(): Promise<RedisClusterSet> {
+    const ports: number[] = [];
+    while (ports.length < 6) {
+      // A node also listens on its port + 10000 (the cluster bus): both must be free, and in range.
+      const port = await freePort();
+      if (port <= 55535 && !ports.includes(port) && (await portIsFree(port + 10000))) ports.push(port);
+    }
+    const set = new RedisClusterSet(ports);
+    try {
+      for (const port of ports) {
+        const args = [
+          ...throwawayServerArgs(port),
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--cluster-node-timeout',
+          '1000',
+        ];
+        set.#servers.spawn(port, args);
+      }
+      for (const port of ports) {
+        await until(
+          async () => (await askServer(port, (r) => r.ping()).catch(() => '')) === 'PONG',
+          `node ${port}`,
+        );
+      }
+      const create = spawn(
+        'redis-cli',
+        [
+          '--cluster',
+          'create',
+          ...ports.map((port) => `127.0.0.1:${port}`),
+          '--cluster-replicas',
+          '1',
+          '--cluster-yes',
+        ],
+        { stdio: 'ignore' },
+      );
+      const code = await exited(create);
+      if (code !== 0) throw new Error(`redis-cli --cluster create exited with ${code}`);
+      await until(
+        async () => {
+          for (const port of ports) {
+            const info = await askServer(port, (r) => r.cluster('INFO')).catch(() => '');
+            if (!String(info).includes('cluster_state:ok')) return false;
+          }
+          return (await set.primaries()).length === 3 && (await set.#replicasInSync());
+        },
+        'the cluster to form, its replicas in sync',
+        30_000,
+      );
+    } catch (error) {
+      // A set that did not form leaves no server behind.
+      await set.stop();
+      throw error;
+    }
+    return set;
+  }
+
+  /** The ports of the nodes that are primaries now, each with the slot ranges it serves. */
+  async primaries(): Promise<number[]> {
+    const nodes = String(await this.#askAny((r) => r.cluster('NODES')));
+    return nodes
+      .split('\n')
+      .filter((line) => /\bmaster\b/.test(line) && !/\bfail\b/.test(line) && line.split(' ').length > 8)
+      .map((line) => Number(/:(\d+)@/.exec(line)![1]));
+  }
+
+  /** How many keys each live primary holds, by port. */
+  async keysByPrimary(): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    for (const port of await this.primaries()) counts.set(port, await askServer(port, (r) => r.dbsize()));
+    return counts;
+  }
+
+  /** The primary serving `key`'s slot. */
+  async primaryOf(key: string): Promise<number> {
+    const slot = Number(await this.#askAny((r) => r.cluster('KEYSLOT', key)));
+    const ranges = await this.#askAny((r) => r.cluster('SLOTS'));
+    const primary = ranges.find(([from, to]) => slot >= from && slot <= to)?.[2];
+    if (primary === undefined) throw new Error(`no node serves slot ${slot}`);
+    return primary[1];
+  }
+
+  /** Waits until every replica has every write its primary has. */
+  async replicated(): Promise<void> {
+    await until(() => this.#replicasInSync(), 'the replicas to catch up');
+  }
+
+  /** Kills a node with SIGKILL: no shutdown, no last write. */
+  kill(port: number): Promise<void> {
+    return this.#servers.kill(port);
+  }
+
+  stop(): Promise<void> {
+    return this.#servers.stop();
+  }
+
+  async #replicasInSync(): Promise<boolean> {
+    for (const port of await this.primaries()) {
+      const info = await askServer(port, (r) => r.info('replication'));
+      const offset = Number(/master_repl_offset:(\d+)/.exec(info)?.[1] ?? -1);
+      const replicas = [...info.matchAll(/slave\d+:.*state=(\w+),offset=(\d+)/g)];
+      if (
+        replicas.length < 1 ||
+        replicas.some(([, state, at]) => state !== 'online' || Number(at) < offset)
+      ) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Asks the first node that answers (nodes may have been killed). */
+  async #askAny<T>(question: (redis: Redis) => Promise<T>): Promise<T> {
+    let last: unknown;
+    for (const port of this.#servers.running()) {
+      try {
+        return await askServer(port, question);
+      } catch (error) {
+        last = error;
+      }
+    }
+    throw last;
+  }
+}
