@@ -1,6 +1,5 @@
-import { Cluster, type Redis } from 'ioredis';
 import { loadConfig } from '../src/config.ts';
-import { createRedis, type RedisClient } from '../src/connections/redis-connection.ts';
+import { createRedis, primariesOf, type RedisClient } from '../src/connections/redis-connection.ts';
 import { deleteKeysUnder } from '../src/redis/maintenance.ts';
 import { privateRedis } from './private-redis.ts';
 
@@ -12,8 +11,6 @@ import { privateRedis } from './private-redis.ts';
 export interface BenchRedis {
   /** The settings that point a config at it. */
   readonly env: Record<string, string>;
-  /** CLIENT LIST of every server (each primary of a cluster), one line a connection. */
-  clientLines(admin: RedisClient): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -23,7 +20,6 @@ export async function benchRedis({ nice, prefix }: { nice?: number; prefix: stri
     const server = await privateRedis({ nice });
     return {
       env: { REDIS_URL: server.url, REDIS_AUTOSTART: 'false' },
-      clientLines: async (admin) => listed(await admin.call('CLIENT', 'LIST')),
       stop: async () => server.stop(),
     };
   }
@@ -35,10 +31,6 @@ export async function benchRedis({ nice, prefix }: { nice?: number; prefix: stri
   await clean();
   return {
     env,
-    async clientLines(admin) {
-      const lines = await Promise.all(serversOf(admin).map(async (server) => server.call('CLIENT', 'LIST')));
-      return lines.flatMap(listed);
-    },
     async stop() {
       await clean();
       cleaner.disconnect();
@@ -46,13 +38,12 @@ export async function benchRedis({ nice, prefix }: { nice?: number; prefix: stri
   };
 }
 
-function listed(reply: unknown): string[] {
-  return String(reply)
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-}
-
-/** The servers behind a connection: itself, or each primary of a cluster. */
-export function serversOf(client: RedisClient): Redis[] {
-  return client instanceof Cluster ? client.nodes('master') : [client];
+/** CLIENT LIST of every server behind `admin` (each primary of a cluster), one line a connection. */
+export async function clientLines(admin: RedisClient): Promise<string[]> {
+  const lists = await Promise.all(primariesOf(admin).map((server) => server.call('CLIENT', 'LIST')));
+  return lists.flatMap((list) =>
+    String(list)
+      .split('\n')
+      .filter((line) => line.trim() !== ''),
+  );
 }

@@ -33,7 +33,7 @@ import { redisStores } from '../src/redis/redis-stores.ts';
 import { openings } from '../src/reversi/index.ts';
 import { systemClock } from '../src/support/clock.ts';
 import { secureRandomBytes } from '../src/support/random.ts';
-import { benchRedis } from './bench-redis.ts';
+import { benchRedis, clientLines } from './bench-redis.ts';
 import { benchMatchService } from './bench-worker.ts';
 import { percentile } from './percentile.ts';
 import { niced } from './private-redis.ts';
@@ -183,9 +183,7 @@ async function main(): Promise<void> {
   const countsAfter = await moveCounts();
   const moves = botMoves(countsAfter) - startMoves;
   const overheads = await chargedOverheads(countsBefore, countsAfter);
-  const clients = (await redisServer.clientLines(redis)).filter(
-    (line) => !/ name=bench(-admin)? /.test(line),
-  );
+  const clients = (await clientLines(redis)).filter((line) => !/ name=bench(-admin)? /.test(line));
 
   const ms = (nanoseconds: number) => Math.round((nanoseconds / 1e6) * 10) / 10;
   const round = (value: number) => Math.round(value * 10) / 10;

@@ -4,6 +4,7 @@
  */
 
 import type { RedisClient } from '../src/connections/redis-connection.ts';
+import { scanBatches } from '../src/redis/maintenance.ts';
 
 export interface KindMemory {
   keys: number;
@@ -33,11 +34,8 @@ export async function keyMemory(redis: RedisClient, prefix: string): Promise<Key
   const expiringByKind = new Map<string, KindMemory>();
   let lasting = 0;
   let expiring = 0;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    const pipeline = redis.pipeline();
+  for await (const { server, keys } of scanBatches(redis, `${prefix}:*`)) {
+    const pipeline = server.pipeline();
     for (const key of keys) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0').pttl(key);
     const replies = (await pipeline.exec()) ?? [];
     keys.forEach((key, i) => {
@@ -51,6 +49,6 @@ export async function keyMemory(redis: RedisClient, prefix: string): Promise<Key
       kind.bytes += bytes;
       byKind.set(kindOf(prefix, key), kind);
     });
-  } while (cursor !== '0');
+  }
   return { lasting, expiring, lastingByKind, expiringByKind };
 }

@@ -34,11 +34,16 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
 import { loadConfig, type RedisTarget } from '../src/config.ts';
-import { connected, createRedis, type RedisClient } from '../src/connections/redis-connection.ts';
+import {
+  connected,
+  createRedis,
+  primariesOf,
+  type RedisClient,
+} from '../src/connections/redis-connection.ts';
 import { createHttpServer } from '../src/http/server.ts';
 import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
 import { startApi } from '../src/wiring/processes.ts';
-import { benchRedis, serversOf } from './bench-redis.ts';
+import { benchRedis, clientLines } from './bench-redis.ts';
 import { percentile } from './percentile.ts';
 
 interface Bot {
@@ -127,7 +132,7 @@ async function main(): Promise<void> {
     await pause(500);
     gc();
     const during = process.memoryUsage();
-    const list = await server.clientLines(admin);
+    const list = await clientLines(admin);
     const others = list.filter((line) => !line.includes('name=bench-admin'));
     const connectionNames = others.map((line) => /name=(\S*)/.exec(line)?.[1] ?? '');
 
@@ -227,7 +232,7 @@ async function main(): Promise<void> {
 /** How many times Redis (every primary of a cluster) has run each command (`INFO commandstats`), and `all` of them. */
 async function commandCalls(admin: RedisClient): Promise<Map<string, number>> {
   const calls = new Map<string, number>();
-  for (const server of serversOf(admin)) {
+  for (const server of primariesOf(admin)) {
     for (const [, command, count] of (await server.info('commandstats')).matchAll(
       /^cmdstat_([^:]+):calls=(\d+)/gm,
     )) {

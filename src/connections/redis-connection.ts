@@ -104,6 +104,11 @@ export function duplicateClient(client: RedisClient, options: RedisOptions): Red
   });
 }
 
+/** The servers behind a connection: itself on one server, each primary a cluster client knows. */
+export function primariesOf(client: RedisClient): Redis[] {
+  return client instanceof Redis ? [client] : client.nodes('master');
+}
+
 /**
  * The connection to the server that holds `key`: `client` itself on one server, the primary serving
  * the key's slot on a cluster. For commands about a connection rather than a key (WAIT asks the
@@ -112,19 +117,22 @@ export function duplicateClient(client: RedisClient, options: RedisOptions): Red
 export function serverOf(client: RedisClient, key: string): Redis {
   if (client instanceof Redis) return client;
   const primary = client.slots[keySlot(key)]?.[0];
-  const node = client.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === primary);
+  const node = primariesOf(client).find((n) => `${n.options.host}:${n.options.port}` === primary);
   if (node === undefined)
     throw new Error(`no primary known for the slot of ${key} (the cluster's slots are not loaded)`);
   return node;
 }
 
+const addresses = (nodes: readonly { host: string; port: number }[]) =>
+  nodes.map(({ host, port }) => `${host}:${port}`).join(',');
+
 /** The target in a log line or an error: the URL without its password, the sentinels and the name, or the nodes. */
 export function describeTarget(target: RedisTarget): string {
   if (typeof target !== 'string' && 'cluster' in target) {
-    return `the cluster of ${target.cluster.map((n) => `${n.host}:${n.port}`).join(',')}`;
+    return `the cluster of ${addresses(target.cluster)}`;
   }
   if (typeof target !== 'string') {
-    return `primary "${target.name}" of the sentinels ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
+    return `primary "${target.name}" of the sentinels ${addresses(target.sentinels)}`;
   }
   try {
     const url = new URL(target);

@@ -1,20 +1,29 @@
-import { Cluster } from 'ioredis';
-import type { RedisClient } from '../connections/redis-connection.ts';
+import type { Redis } from 'ioredis';
+import { primariesOf, type RedisClient } from '../connections/redis-connection.ts';
+
+/**
+ * The keys matching `pattern`, a SCAN batch at a time, each with the server that holds it: one
+ * server's, or every primary's of a cluster (a cluster client would scan one node, any). Batches
+ * keep a large namespace from blocking Redis; a key may come twice while the keyspace is rehashed.
+ */
+export async function* scanBatches(
+  redis: RedisClient,
+  pattern: string,
+): AsyncGenerator<{ readonly server: Redis; readonly keys: string[] }> {
+  for (const server of primariesOf(redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await server.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) yield { server, keys };
+    } while (cursor !== '0');
+  }
+}
 
 /**
  * Deletes every key under `<prefix>:` (a test's, a benchmark's or a simulation's throwaway
  * namespace), scanning in batches so a large namespace never blocks Redis.
  */
 export async function deleteKeysUnder(redis: RedisClient, prefix: string): Promise<void> {
-  // A cluster's keys are spread over its primaries: each is scanned.
-  if (redis instanceof Cluster) {
-    await Promise.all(redis.nodes('master').map((node) => deleteKeysUnder(node, prefix)));
-    return;
-  }
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  for await (const { server, keys } of scanBatches(redis, `${prefix}:*`)) await server.unlink(...keys);
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Cluster } from 'ioredis';
 import { luaCommand } from '../connections/lua-command.ts';
-import { isConnectionError, type RedisClient } from '../connections/redis-connection.ts';
+import { isConnectionError, primariesOf, type RedisClient } from '../connections/redis-connection.ts';
 import type { BotStore } from '../store/bot-store.ts';
 import type { GuestStore } from '../store/guest-store.ts';
 import type { HealthCheck, LockStore, StoreHealth } from '../store/lock-store.ts';
@@ -65,11 +64,9 @@ export class RedisHealth implements HealthCheck {
   }
 
   health(): StoreHealth {
-    if (this.redis.status !== 'ready') return 'down';
-    if (this.redis instanceof Cluster && this.redis.nodes('master').some((node) => node.status !== 'ready')) {
-      return 'down';
-    }
-    return 'up';
+    const ready =
+      this.redis.status === 'ready' && primariesOf(this.redis).every((node) => node.status === 'ready');
+    return ready ? 'up' : 'down';
   }
 
   isOutage(error: unknown): boolean {

@@ -1,4 +1,5 @@
 import type { RedisClient } from '../../src/connections/redis-connection.ts';
+import { scanBatches } from '../../src/redis/maintenance.ts';
 
 /**
  * Every key matching `pattern`, sorted, read with SCAN in batches: KEYS would block the Redis that
@@ -10,11 +11,6 @@ import type { RedisClient } from '../../src/connections/redis-connection.ts';
 export async function scanKeys(redis: RedisClient, pattern: string): Promise<string[]> {
   // SCAN may return a key more than once while the keyspace is rehashed.
   const keys = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    for (const key of batch) keys.add(key);
-    cursor = next;
-  } while (cursor !== '0');
+  for await (const batch of scanBatches(redis, pattern)) for (const key of batch.keys) keys.add(key);
   return [...keys].sort();
 }
