@@ -40,7 +40,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['src/pool'],
   // The composition roots: one place that wires each kind of process.
   ['src/wiring'],
-  ['src/main', 'workers'],
+  ['src/main', 'src/migrate', 'workers'],
   ['src/demo', 'examples'],
   ['scripts', 'bench'],
 ];

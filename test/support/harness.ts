@@ -22,7 +22,8 @@ export interface Harness {
   readonly prefix: string;
   /** The arena's time, the system's unless the test drives it (see `steppingClock`). */
   readonly clock: Clock;
-  close(): Promise<void>;
+  /** Closes the arena and deletes its keys, unless `keepKeys` (a test that reads them afterwards). */
+  close(options?: { readonly keepKeys?: boolean }): Promise<void>;
 }
 
 /** A clock a test moves by hand: it starts at the system's time and stays until told. */
@@ -90,8 +91,8 @@ export async function createHarness(
     // On a cluster the prefix is a hash tag (`{test-…}`): the keys are under the config's.
     prefix: config.redis.prefix,
     clock,
-    async close() {
-      await deleteKeysUnder(api.redis, config.redis.prefix);
+    async close({ keepKeys = false } = {}) {
+      if (!keepKeys) await deleteKeysUnder(api.redis, config.redis.prefix);
       await api.close();
     },
   };

@@ -1,0 +1,103 @@
+import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connections/redis-connection.ts';
+import { scanBatches } from './maintenance.ts';
+
+/** Where a copy stands, kept in the target so that a copy cut short resumes where it stopped. */
+export interface CopyProgress {
+  /** The source's SCAN cursor after the last batch written, `done` once every key is copied. */
+  readonly cursor: string;
+  /** Keys written so far (a resumed batch counts again: a key scanned twice is copied twice). */
+  readonly copied: number;
+}
+
+export interface StoreCopy {
+  /** A one-server store: the arena's store before the move. */
+  readonly source: Redis;
+  readonly sourcePrefix: string;
+  /** Any topology: keys are written one by one, so each goes to the node of its own slot. */
+  readonly target: RedisClient;
+  readonly targetPrefix: string;
+  /** Keys a SCAN step asks for, and so about how many are copied between two saves of progress. */
+  readonly batch?: number;
+  /** Told after each batch is written and its progress saved. */
+  readonly onBatch?: (progress: CopyProgress) => void | Promise<void>;
+}
+
+export interface CopyOutcome {
+  readonly copied: number;
+  /** `already done`: an earlier run finished the copy, and this one wrote nothing. */
+  readonly started: 'afresh' | 'resumed' | 'already done';
+}
+
+/** The key of the copy's progress under `targetPrefix` (a hash: source prefix, cursor, copied, doneAt). */
+export const migrationKey = (targetPrefix: string) => `${targetPrefix}:migration`;
+
+/** Why a copy will not start: said to the operator as it is. */
+export class StoreCopyRefused extends Error {}
+
+/**
+ * Copies every key under `<sourcePrefix>:` of a one-server store to `<targetPrefix>:` of the target,
+ * with its value and time to live (DUMP, PTTL, RESTORE … REPLACE), in SCAN batches. After each batch
+ * the cursor is saved in the target (`migrationKey`): a copy that stops (killed, a lost connection)
+ * starts again from there, re-copying at most one batch, which REPLACE makes harmless; a copy that
+ * finished is not run again. The target must hold no other keys under its prefix: an arena already
+ * running there would be overwritten. See docs/cluster.md, "Moving a store".
+ */
+export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
+  const { source, sourcePrefix, target, targetPrefix, batch = 500 } = copy;
+  const progressKey = migrationKey(targetPrefix);
+  const saved = await target.hgetall(progressKey);
+  if (saved.cursor !== undefined && saved.sourcePrefix !== sourcePrefix)
+    throw new StoreCopyRefused(
+      `${progressKey} records a copy of the prefix ${saved.sourcePrefix}, not of ${sourcePrefix}`,
+    );
+  if (saved.cursor === 'done') return { copied: Number(saved.copied), started: 'already done' };
+  if (saved.cursor === undefined && (await holdsKeys(target, `${targetPrefix}:*`)))
+    throw new StoreCopyRefused(
+      `the target already holds keys under ${targetPrefix}: (an arena has run there); not copying over them`,
+    );
+  const started = saved.cursor === undefined ? 'afresh' : 'resumed';
+  let cursor = saved.cursor ?? '0';
+  let copied = Number(saved.copied ?? 0);
+  const renamed = (key: string) => `${targetPrefix}${key.slice(sourcePrefix.length)}`;
+  do {
+    const [next, keys] = await source.scan(cursor, 'MATCH', `${sourcePrefix}:*`, 'COUNT', batch);
+    copied += await copyKeys(source, target, keys, renamed);
+    cursor = next === '0' ? 'done' : next;
+    const doneAt = cursor === 'done' ? { doneAt: new Date().toISOString() } : {};
+    await target.hset(progressKey, { sourcePrefix, cursor, copied, ...doneAt });
+    await copy.onBatch?.({ cursor, copied });
+  } while (cursor !== 'done');
+  return { copied, started };
+}
+
+/** Copies `keys` (those still there) and returns how many. */
+async function copyKeys(
+  source: Redis,
+  target: RedisClient,
+  keys: readonly string[],
+  renamed: (key: string) => string,
+): Promise<number> {
+  if (keys.length === 0) return 0;
+  const read = source.pipeline();
+  for (const key of keys) read.dumpBuffer(key).pttl(key);
+  const replies = (await read.exec()) ?? [];
+  const writes: Promise<unknown>[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const [dumpError, dump] = replies[2 * i] ?? [];
+    const [ttlError, ttl] = replies[2 * i + 1] ?? [];
+    if (dumpError || ttlError) throw dumpError ?? ttlError;
+    // Gone between the SCAN and the DUMP (expired, or deleted): nothing to copy.
+    if (dump === null || ttl === -2) continue;
+    // RESTORE takes 0 for no expiry; a key about to expire keeps at least a millisecond.
+    const ttlMs = (ttl as number) < 0 ? 0 : Math.max(1, ttl as number);
+    writes.push(target.restore(renamed(keys[i]!), ttlMs, dump as Buffer, 'REPLACE'));
+  }
+  await Promise.all(writes);
+  return writes.length;
+}
+
+async function holdsKeys(redis: RedisClient, pattern: string): Promise<boolean> {
+  for await (const _ of scanBatches(redis, pattern)) return true;
+  return false;
+}
