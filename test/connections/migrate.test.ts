@@ -70,7 +70,10 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
   });
 
   beforeAll(async () => {
-    [old, cluster] = await Promise.all([PrivateRedis.start(), RedisClusterSet.start()]);
+    [old, cluster] = await Promise.all([
+      PrivateRedis.start(),
+      RedisClusterSet.start({ downAfterMs: 15_000 }),
+    ]);
     oldRedis = new Redis(old.url);
     source = await createHarness({ REDIS_URL: old.url, REDIS_PREFIX: 'arena' });
     for (let i = 0; i < 2; i++) bots.push(await startLoopbackBot(playsFirstLegal()));

@@ -6,8 +6,9 @@ import { ServerProcesses } from './server-processes.ts';
 
 /**
  * A Redis Cluster of the test's own on loopback: three primaries, each with a replica, as an
- * operator runs one. A node is judged down after a second without an answer, so `kill`ing a primary
- * (kill -9) is followed by its replica's promotion within a few seconds.
+ * operator runs one. A node is judged down after `downAfterMs` without an answer (a second by
+ * default), so `kill`ing a primary (kill -9) is followed by its replica's promotion within a few
+ * seconds. A test that does not fail over gives a longer time, as for SentinelSet.
  */
 export class RedisClusterSet {
   readonly #servers = new ServerProcesses('redis-cluster');
@@ -19,7 +20,7 @@ export class RedisClusterSet {
     return { REDIS_CLUSTER_NODES: this.ports.map((port) => `127.0.0.1:${port}`).join(',') };
   }
 
-  static async start(): Promise<RedisClusterSet> {
+  static async start({ downAfterMs = 1000 } = {}): Promise<RedisClusterSet> {
     const ports: number[] = [];
     while (ports.length < 6) {
       // A node also listens on its port + 10000 (the cluster bus): both must be free, and in range.
@@ -36,7 +37,7 @@ export class RedisClusterSet {
           '--cluster-config-file',
           `nodes-${port}.conf`,
           '--cluster-node-timeout',
-          '1000',
+          String(downAfterMs),
         ];
         set.#servers.spawn(port, args);
       }

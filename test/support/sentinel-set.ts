@@ -7,8 +7,10 @@ export const SENTINEL_MASTER = 'arena';
 
 /**
  * A primary, one replica and three sentinels of the test's own, on loopback: what an operator runs
- * for Redis with automatic failover. The sentinels judge the primary down after a second without an
- * answer, so `killPrimary` (kill -9) is followed by a promotion within a few seconds.
+ * for Redis with automatic failover. The sentinels judge the primary down after `downAfterMs`
+ * without an answer (a second by default), so `killPrimary` (kill -9) is followed by a promotion
+ * within a few seconds. A test that does not fail over gives a longer time: on a loaded machine a
+ * primary can miss a second's pings, and a failover nobody asked for drops every connection.
  */
 export class SentinelSet {
   readonly #servers = new ServerProcesses('sentinel-set');
@@ -27,7 +29,7 @@ export class SentinelSet {
     };
   }
 
-  static async start(): Promise<SentinelSet> {
+  static async start({ downAfterMs = 1000 } = {}): Promise<SentinelSet> {
     const ports = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const set = new SentinelSet(ports[0]!, ports[1]!, ports.slice(2));
     try {
@@ -46,8 +48,8 @@ export class SentinelSet {
             `port ${port}`,
             'bind 127.0.0.1',
             `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${set.primaryPort} 2`,
-            `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
-            `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
+            `sentinel down-after-milliseconds ${SENTINEL_MASTER} ${downAfterMs}`,
+            `sentinel failover-timeout ${SENTINEL_MASTER} ${Math.max(5000, 2 * downAfterMs)}`,
             `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
             '',
           ].join('\n'),
