@@ -1,3 +1,4 @@
+import { quitWithin } from './close-within.ts';
 import type { RedisClient } from './redis-connection.ts';
 
 /**
@@ -88,6 +89,6 @@ export class ChannelWakeups {
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     if (subscriber === undefined) return;
-    await subscriber.quit().catch(() => subscriber.disconnect());
+    await quitWithin(subscriber);
   }
 }

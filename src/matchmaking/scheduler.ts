@@ -1,10 +1,10 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { sweepIdleGuests } from '../arena/guests.ts';
 import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
 import type { EventsTick, ScheduledEvents } from '../arena/scheduled-events.ts';
 import type { Config } from '../config.ts';
+import { closeWithin } from '../connections/close-within.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 import {
   listenToBullWorker,
@@ -268,30 +268,11 @@ export class ArenaScheduler {
 
   async close(): Promise<void> {
     this.closing.abort(new Error('the scheduler is closing'));
-    if (this.worker !== undefined) await closeWithin(this.worker, SCHEDULER_CLOSE_MS, this.deps.logger);
-    await this.queue.close();
+    if (this.worker !== undefined)
+      await closeWithin(this.worker, SCHEDULER_CLOSE_MS, this.deps.logger, 'the scheduler');
+    await closeWithin(this.queue, SCHEDULER_CLOSE_MS, this.deps.logger, "the scheduler's queue");
   }
 }
 
 /** How long closing waits for the scheduler's worker before it disconnects it. */
 const SCHEDULER_CLOSE_MS = 5000;
-
-/**
- * Closes a BullMQ worker, waiting at most `ms`: its jobs here are ticks the next one redoes, not
- * worth a stuck shutdown. BullMQ waits for its blocking connection's `end`, which a cluster client
- * whose primary just failed over may never emit (seen in test/connections/failover.test.ts): then
- * the worker is disconnected, and the close left to settle (or not) behind.
- */
-async function closeWithin(
-  worker: { close(): Promise<void>; disconnect(): Promise<void> },
-  ms: number,
-  logger: { warn(obj: object, msg: string): void },
-): Promise<void> {
-  const closing = worker.close();
-  // Unref'd: a close that does come in time leaves no timer holding the process.
-  const closed = await Promise.race([closing.then(() => true), delay(ms, false, { ref: false })]);
-  if (closed) return;
-  logger.warn({ waitedMs: ms }, 'the scheduler did not close in time: disconnected');
-  closing.catch(() => {});
-  await worker.disconnect().catch(() => {});
-}

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { quitWithin } from '../connections/close-within.ts';
 import {
   connected,
   connectedToRedis7,
@@ -59,8 +60,8 @@ export async function startMatchPool(config: Config, logger: Logger, { matchmaki
       await pull.close();
       await queue.close();
       await stores.close();
-      await storeRedis.quit();
-      await workerRedis.quit();
+      await quitWithin(storeRedis);
+      await quitWithin(workerRedis);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
+import { closeWithin } from '../connections/close-within.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 import { listenToBullWorker, type RedisOutageLog } from '../connections/redis-connection.ts';
 import { abortedResult, queueClassOf } from '../model/records.ts';
@@ -15,6 +16,12 @@ import {
 import { type MatchRunner, UnplayableMatchError } from '../runner/runner.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
+
+/**
+ * How long a closing worker waits for BullMQ past the grace period (the runs cut at its end hand
+ * their matches back in well under a second) before it disconnects it.
+ */
+const CLOSE_MARGIN_MS = 5000;
 
 /** How long one worker's sweep of waiting challenges may hold the others off. */
 const PROMOTION_LOCK_MS = 10_000;
@@ -183,7 +190,12 @@ export class MatchWorker {
    */
   async close(graceMs: number): Promise<void> {
     clearInterval(this.reconcileTimer);
-    const closing = this.worker.close();
+    const closing = closeWithin(
+      this.worker,
+      graceMs + CLOSE_MARGIN_MS,
+      this.options.logger,
+      'the match worker',
+    );
     const timer = setTimeout(() => {
       for (const controller of this.running.values()) controller.abort(new Error('worker shutting down'));
     }, graceMs);

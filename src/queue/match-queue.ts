@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { endWithin } from '../connections/close-within.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 
 /** Where new matches go to be played. */
@@ -107,6 +108,13 @@ export class BullMatchQueue implements MatchQueue {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await endWithin(
+      () => this.queue.close(),
+      () => this.queue.disconnect(),
+      QUEUE_CLOSE_MS,
+    );
   }
 }
+
+/** How long closing waits for BullMQ's queue before it drops its connections (see endWithin). */
+const QUEUE_CLOSE_MS = 5000;

@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ensureHouseBots } from '../arena/house-bots.ts';
 import { BotClient } from '../bot-client/index.ts';
 import type { Config } from '../config.ts';
+import { quitWithin } from '../connections/close-within.ts';
 import {
   connected,
   connectedToRedis7,
@@ -182,8 +183,8 @@ export async function startApi(
       // Hits counted in this process and not sent yet would be lost.
       await rateLimitStores.shutdown().catch(() => {});
       await stores.close();
-      await queueRedis.quit();
-      await redis.quit();
+      await quitWithin(queueRedis);
+      await quitWithin(redis);
     },
   };
 }
