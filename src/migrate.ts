@@ -18,8 +18,10 @@ async function main(): Promise<void> {
   });
   if (values.from === undefined) throw new StartupError(USAGE);
   const config = loadConfig();
-  const sourcePrefix = values['from-prefix'] ?? process.env.REDIS_PREFIX ?? 'arena';
   const targetPrefix = config.redis.prefix;
+  // The old server's keys are under REDIS_PREFIX itself: the target's prefix without the hash tag
+  // a cluster adds (REDIS_PREFIX may not hold braces).
+  const sourcePrefix = values['from-prefix'] ?? targetPrefix.replace(/^\{(.*)\}$/, '$1');
   if (values.from === config.redis.target && sourcePrefix === targetPrefix)
     throw new StartupError(`the source and the target are one store (${sourcePrefix} on ${values.from})`);
 

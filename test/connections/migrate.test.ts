@@ -16,6 +16,7 @@ import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/
 import { matchEnded } from '../support/match-events.ts';
 import { PrivateRedis } from '../support/private-redis.ts';
 import { RedisClusterSet } from '../support/redis-cluster.ts';
+import { scanKeys } from '../support/redis-keys.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,18 +33,6 @@ async function migrate(from: string, env: Record<string, string>) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, output: failed.stdout + failed.stderr };
   }
-}
-
-/** Every key under `pattern` on a one-server store. */
-async function keysOf(redis: Redis, pattern: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    keys.push(...batch);
-    cursor = next;
-  } while (cursor !== '0');
-  return keys.sort();
 }
 
 /**
@@ -102,7 +91,7 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
 
     await source!.close({ keepKeys: true });
     source = undefined;
-    const keys = await keysOf(oldRedis, 'arena:*');
+    const keys = await scanKeys(oldRedis, 'arena:*');
     const copied = await migrate(old.url, cluster.env);
     expect(copied).toMatchObject({ code: 0 });
     expect(copied.output).toContain(`done: ${keys.length} keys copied`);
@@ -142,7 +131,7 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
       ).rejects.toBe(stop);
       expect(await target.hget(migrationKey('{resumed}'), 'cursor')).not.toBe('done');
 
-      const keys = await keysOf(oldRedis, 'arena:*');
+      const keys = await scanKeys(oldRedis, 'arena:*');
       const resumed = await copyStore(copy);
       expect(resumed.started).toBe('resumed');
       const copiedKeys = (
