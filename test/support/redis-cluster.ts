@@ -89,13 +89,6 @@ export class RedisClusterSet {
       .map((line) => Number(/:(\d+)@/.exec(line)![1]));
   }
 
-  /** How many keys each live primary holds, by port. */
-  async keysByPrimary(): Promise<Map<number, number>> {
-    const counts = new Map<number, number>();
-    for (const port of await this.primaries()) counts.set(port, await askServer(port, (r) => r.dbsize()));
-    return counts;
-  }
-
   /** The primary serving `key`'s slot. */
   async primaryOf(key: string): Promise<number> {
     const slot = Number(await this.#askAny((r) => r.cluster('KEYSLOT', key)));
