@@ -6,6 +6,8 @@ import { inlinedSchema, loadSpec, standaloneSchema } from '../../src/http/spec.t
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 let ajv: Ajv2020 | undefined;
+/** Each schema's checker, compiled once per process: files share a fork, and compiling is most of a check's cost. */
+const checkers = new Map<string, (value: unknown) => string[]>();
 
 /**
  * Checks documents against one schema of openapi.yaml's `components.schemas` (for what the
@@ -16,7 +18,12 @@ let ajv: Ajv2020 | undefined;
  * expect(specSchema('LiveMoveEvent')(JSON.parse(event.data))).toEqual([]);
  */
 export function specSchema(name: string): (value: unknown) => string[] {
-  return checker(name, standaloneSchema(loadSpec(), name));
+  let check = checkers.get(name);
+  if (check === undefined) {
+    check = checker(name, standaloneSchema(loadSpec(), name));
+    checkers.set(name, check);
+  }
+  return check;
 }
 
 /** As `specSchema`, for any schema object found in the spec (`where` names it in the problems). */
