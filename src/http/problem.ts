@@ -127,7 +127,12 @@ export interface ErrorHandlerOptions {
  */
 export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
   return (error, req, res, next) => {
-    if (res.headersSent) return next(error);
+    if (res.headersSent) {
+      // An answer under way (an event stream) is cut, and only the log can say why. An outage is
+      // not logged per request: the store's watcher reports it once.
+      if (options.storeAvailable(error)) options.onUnexpected(error, req);
+      return next(error);
+    }
     const known =
       error instanceof Error && 'code' in error && STATUS.some(([type]) => error instanceof type)
         ? (error as ArenaError)

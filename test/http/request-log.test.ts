@@ -1,15 +1,18 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeKeys } from '../../src/redis/keys.ts';
 import { loggerOptions } from '../../src/support/logger.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LogLines, startLoggedApi } from '../support/logged-api.ts';
+import { serve } from '../support/serve.ts';
 
 let h: Harness;
 let api: Awaited<ReturnType<typeof startLoggedApi>>['api'];
 let log: LogLines;
 beforeAll(async () => {
-  h = await createHarness();
+  // Keep-alives (and so lease renewals) every 200 ms: the cut event stream below fails that soon.
+  h = await createHarness({ SSE_KEEPALIVE_MS: '200' });
   ({ api, log } = await startLoggedApi(h.config));
 });
 afterAll(async () => {
@@ -68,5 +71,25 @@ describe('the request log', () => {
   it('is readable in a terminal: pino-pretty when stdout is a TTY, JSON otherwise', () => {
     expect(loggerOptions({ logLevel: 'info' }, true).transport).toMatchObject({ target: 'pino-pretty' });
     expect(loggerOptions({ logLevel: 'info' }, false).transport).toBeUndefined();
+  });
+});
+
+describe('an event stream cut by an error', () => {
+  it('is logged with its cause, though its status line was sent long before', async () => {
+    const bot = await registerBot({ ...h, app: api.app }, { name: 'cut-stream' });
+    const site = await serve({ ...h, app: api.app });
+    try {
+      const stream = await fetch(`${site.origin}/v1/bots/me/events`, { headers: bearer(bot.token) });
+      expect(stream.status).toBe(200);
+      log.clear();
+      // The stream renews its lease every half keep-alive: a lease key of the wrong type breaks that.
+      await h.redis.set(storeKeys(h.prefix).botStreams(bot.id), 'not a sorted set');
+      await expect(stream.text()).rejects.toThrow();
+      const cut = log.entries().find((entry) => entry.msg === 'unexpected error');
+      expect(cut).toMatchObject({ level: 50, path: '/v1/bots/me/events' });
+      expect(JSON.stringify(cut!.err)).toContain('WRONGTYPE');
+    } finally {
+      await site.close();
+    }
   });
 });
