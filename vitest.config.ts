@@ -2,11 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Integration tests talk to a real Redis and real loopback bots, each file under its own key
-// prefix, so files may run in parallel. Most of a file's time is spent waiting (on bots, child
-// processes, timers), so three forks on this machine's two cores finish first: 180 s with two,
-// 146 s with three, 150 s (and timing flakes) with four. Files share a fork's module cache
-// (isolate: false): each fork imports the arena once, not once per file (118 s of imports -> 11 s);
-// files keep no state in modules, and every harness has its own prefix.
+// prefix, so files may run in parallel: three forks on this machine's two cores. Files share a
+// fork's module cache (isolate: false): each fork imports the arena once, not once per file (118 s
+// of imports -> 11 s); files keep no state in modules, and every harness has its own prefix. Where
+// the suite's time goes, and how to profile it (TEST_CPU_PROFILE_DIR): docs/testing.md.
 /**
  * Arena tests that also run against a Redis Cluster and a Sentinel set (each project starts its
  * own on loopback: test/support/topology-setup.ts): push and pull play with event streams,
@@ -33,6 +32,7 @@ export default defineConfig({
     // One solo layout key for every file: files share a fork's modules, and the solo game takes
     // one key per process (src/support/solo-layout-key.ts).
     env: { SOLO_SECRET: 'vitest-solo-layout-key' },
+    setupFiles: process.env.TEST_CPU_PROFILE_DIR ? ['test/support/cpu-profile.ts'] : [],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
