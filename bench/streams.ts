@@ -40,6 +40,7 @@ import {
   primariesOf,
   type RedisClient,
 } from '../src/connections/redis-connection.ts';
+import type { MatchState } from '../src/contract/index.ts';
 import { createHttpServer } from '../src/http/server.ts';
 import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
 import { startApi } from '../src/wiring/processes.ts';
@@ -387,12 +388,23 @@ async function runClients(): Promise<void> {
       return;
     }
     polls++;
-    request(`${origin}/v1/matches/${bot.matchId}/state?waitMs=${LONG_POLL_MS}`, { headers: auth, dispatcher })
-      .then(async (res) => {
-        await res.body.text();
-        report({ kind: 'poll', botId: bot.id, at: now() });
+    // As a bot does, a poll answered at its deadline before the turn opened polls again: at a low
+    // --rate the last turns come after the first polls' 30 s, and counting those answers as
+    // wake-ups gave negative latencies.
+    const poll = (): void => {
+      request(`${origin}/v1/matches/${bot.matchId}/state?waitMs=${LONG_POLL_MS}`, {
+        headers: auth,
+        dispatcher,
       })
-      .catch(fail);
+        .then(async (res) => {
+          const state = (await res.body.json()) as Pick<MatchState, 'toMove' | 'you' | 'deadline'>;
+          if (state.toMove === state.you && state.deadline !== null)
+            report({ kind: 'poll', botId: bot.id, at: now() });
+          else poll();
+        })
+        .catch(fail);
+    };
+    poll();
   };
   const begun = performance.now();
   const opening: Promise<void>[] = [];
