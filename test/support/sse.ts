@@ -18,7 +18,11 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
   if (res.status !== 200 || !res.body)
     throw new Error(`event stream answered ${res.status}: ${await res.text()}`);
   let comments = 0;
-  const events = readSse(res.body, () => comments++);
+  // Piped at once, so the body is locked before this returns. fetch cancels the body of a Response
+  // that is garbage-collected while its body is neither locked nor read (undici's finalizer), and
+  // the lazy generator below holds the body, not the Response: a collection before the test's
+  // first `next()` ended the stream cleanly with nothing read (a flake of full runs only).
+  const events = readSse(res.body.pipeThrough(new TransformStream()), () => comments++);
   return {
     async next() {
       const { value, done } = await events.next();
