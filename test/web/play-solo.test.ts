@@ -284,7 +284,10 @@ describe('the solo puzzle on /play', () => {
     expect(await storedGuest(page)).toEqual(guest);
   });
 
-  it('plays to the end, then shows the score of the state, the captured tokens and the final board', async () => {
+  // A whole game by clicks, ~15 s on the 2-core machine: twice that once under a profiler.
+  it('plays to the end, then shows the score of the state, the captured tokens and the final board', {
+    timeout: 60_000,
+  }, async () => {
     played.push(...(await playMoves(page, Number.POSITIVE_INFINITY, played.length)));
     const result = page.locator('#solo-result[data-result]');
     await result.waitFor();
