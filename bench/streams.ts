@@ -51,6 +51,8 @@ interface Bot {
   readonly id: string;
   readonly token: string;
   readonly matchId: string;
+  /** Whether its turn is the one the bench opens: the match's first (see `openFirstTurns`). */
+  readonly movesFirst: boolean;
 }
 /** What the client process reports: a stream's event or a long poll's answer, and when. */
 interface Woken {
@@ -137,15 +139,14 @@ async function main(): Promise<void> {
     const others = list.filter((line) => !line.includes('name=bench-admin'));
     const connectionNames = others.map((line) => /name=(\S*)/.exec(line)?.[1] ?? '');
 
-    // The worker's side of each first turn. Reversi's first move is white's (the arena's colours
-    // follow the WTHOR convention): the second bot of each pair.
+    // The worker's side of each first turn.
     opener = forkSelf('--opener');
     const started = new Map<string, number>();
     opener.on('message', (batch: Opened[]) => {
       for (const { botId, at } of batch) started.set(botId, at);
     });
     const openFirstTurns = async (players: readonly Bot[]) => {
-      const movers = players.filter((_, i) => i % 2 === 1);
+      const movers = players.filter((bot) => bot.movesFirst);
       const cpuBefore = process.cpuUsage();
       opener?.send({ target: config.redis.target, prefix: config.redis.prefix, movers, rate });
       const ids = new Set(movers.map((bot) => bot.id));
@@ -290,7 +291,9 @@ async function setUp(origin: string, adminToken: string, n: number): Promise<Bot
     const [black, white] = [registered[i], registered[i + 1]];
     if (!black || !white) break;
     const match = await post('/v1/matches', { black: black.id, white: white.id }, adminToken);
-    bots.push({ ...black, matchId: match.id ?? '' }, { ...white, matchId: match.id ?? '' });
+    // Reversi's first move is white's (the arena's colours follow the WTHOR convention).
+    const matchId = match.id ?? '';
+    bots.push({ ...black, matchId, movesFirst: false }, { ...white, matchId, movesFirst: true });
   }
   return bots;
 }
@@ -390,17 +393,22 @@ async function runClients(): Promise<void> {
     polls++;
     // As a bot does, a poll answered at its deadline before the turn opened polls again: at a low
     // --rate the last turns come after the first polls' 30 s, and counting those answers as
-    // wake-ups gave negative latencies.
+    // wake-ups gave negative latencies. Only the bots whose turn comes poll again: the others'
+    // polls would add to the API's cost per turn.
     const poll = (): void => {
       request(`${origin}/v1/matches/${bot.matchId}/state?waitMs=${LONG_POLL_MS}`, {
         headers: auth,
         dispatcher,
       })
         .then(async (res) => {
+          if (res.statusCode !== 200) {
+            fail(new Error(`a long poll answered ${res.statusCode}: ${await res.body.text()}`));
+            return;
+          }
           const state = (await res.body.json()) as Pick<MatchState, 'toMove' | 'you' | 'deadline'>;
           if (state.toMove === state.you && state.deadline !== null)
             report({ kind: 'poll', botId: bot.id, at: now() });
-          else poll();
+          else if (bot.movesFirst) poll();
         })
         .catch(fail);
     };

@@ -126,12 +126,15 @@ export interface ErrorHandlerOptions {
  * code and message; anything else is logged and hidden behind a plain 500.
  */
 export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
-  return (error, req, res, next) => {
+  // Four parameters, though `next` is unused: express tells an error handler by its arity.
+  return (error, req, res, _next) => {
     if (res.headersSent) {
       // An answer under way (an event stream) is cut, and only the log can say why. An outage is
-      // not logged per request: the store's watcher reports it once.
+      // not logged per request: the store's watcher reports it once. Cut here, as express's final
+      // handler would, but without its console.error: outside NODE_ENV=test it logs the error too.
       if (options.storeAvailable(error)) options.onUnexpected(error, req);
-      return next(error);
+      req.socket.destroy();
+      return;
     }
     const known =
       error instanceof Error && 'code' in error && STATUS.some(([type]) => error instanceof type)

@@ -6,7 +6,7 @@ type Handlers = (RequestHandler | ErrorRequestHandler)[];
 
 /**
  * The validator of each spec, made once per process: it compiles the whole contract into ajv
- * validators, and a process that makes many apps (the tests make hundreds) spent 40% of its CPU on
+ * validators, and a process that makes many apps (the tests make hundreds) spent 36% of its CPU on
  * that. Its handlers keep no state of one app's: `validateRequests` is off, so the path parameters
  * it would install on the first app to call it do not matter.
  */
