@@ -10,7 +10,7 @@ import { ensureRedis } from './connections/local-redis.ts';
 import { metricsApp } from './http/routes/ops.ts';
 import { createHttpServer, openFileLimit } from './http/server.ts';
 import { drainOnClose } from './http/shutdown.ts';
-import { createLogger } from './support/logger.ts';
+import { createLogger, exitOnceLogged } from './support/logger.ts';
 import { StartupError } from './support/startup-error.ts';
 import { startApi, startWorkers, stopRequested } from './wiring/processes.ts';
 
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   await Promise.all([http.close(config.shutdownGraceMs), workers?.close()]);
   await api.close();
   logger.info('bye');
-  process.exit(0);
+  exitOnceLogged(logger, 0);
 }
 
 /**

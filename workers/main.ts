@@ -3,7 +3,7 @@
  * as you like against the same Redis: they share one queue.
  */
 import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/support/logger.ts';
+import { createLogger, exitOnceLogged } from '../src/support/logger.ts';
 import { StartupError } from '../src/support/startup-error.ts';
 import { startWorkers, stopRequested } from '../src/wiring/processes.ts';
 
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const workers = await startWorkers(config, logger);
   logger.info({ signal: await stopped }, 'worker shutting down');
   await workers.close();
-  process.exit(0);
+  exitOnceLogged(logger, 0);
 }
 
 main().catch((error: unknown) => {

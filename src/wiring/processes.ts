@@ -23,6 +23,7 @@ import { RedisPullStore } from '../redis/redis-pull-store.ts';
 import { redisStores } from '../redis/redis-stores.ts';
 import { replicaWaitOf } from '../redis/replica-wait.ts';
 import { type Clock, systemClock } from '../support/clock.ts';
+import { exitOnceLogged } from '../support/logger.ts';
 import { secureRandomBytes } from '../support/random.ts';
 import { loadSoloLayouts } from '../support/solo-layout-key.ts';
 
@@ -42,7 +43,7 @@ export function exitIfShutdownStalls(config: Config, logger: Logger): void {
   const afterMs = config.shutdownGraceMs + config.shutdownStallMs;
   setTimeout(() => {
     logger.error({ afterMs }, 'shutdown is stuck; exiting without finishing it');
-    process.exit(1);
+    exitOnceLogged(logger, 1);
   }, afterMs).unref();
 }
 
