@@ -27,7 +27,7 @@ import type { Stores } from '../src/store/store.ts';
 import { systemClock } from '../src/support/clock.ts';
 import { createLogger } from '../src/support/logger.ts';
 import { secureRandomBytes } from '../src/support/random.ts';
-import { startApi } from '../src/wiring/processes.ts';
+import { startApi } from '../src/wiring/api-process.ts';
 
 const { values } = parseArgs({
   options: { serve: { type: 'string' }, bots: { type: 'string', default: '30' } },

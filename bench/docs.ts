@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { deleteKeysUnder } from '../src/redis/maintenance.ts';
-import { startApi } from '../src/wiring/processes.ts';
+import { startApi } from '../src/wiring/api-process.ts';
 import { launchBrowser } from './browser.ts';
 import { percentile } from './percentile.ts';
 

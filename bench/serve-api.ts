@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/support/logger.ts';
-import { startApi } from '../src/wiring/processes.ts';
+import { startApi } from '../src/wiring/api-process.ts';
 
 const config = loadConfig(process.env);
 const api = await startApi(config, createLogger(config), () => false);

@@ -43,7 +43,7 @@ import {
 import type { MatchState } from '../src/contract/index.ts';
 import { createHttpServer } from '../src/http/server.ts';
 import { RedisPullStore } from '../src/redis/redis-pull-store.ts';
-import { startApi } from '../src/wiring/processes.ts';
+import { startApi } from '../src/wiring/api-process.ts';
 import { benchRedis, clientLines } from './bench-redis.ts';
 import { percentile } from './percentile.ts';
 

@@ -12,7 +12,8 @@ import { createHttpServer, openFileLimit } from './http/server.ts';
 import { drainOnClose } from './http/shutdown.ts';
 import { createLogger, exitOnceLogged } from './support/logger.ts';
 import { StartupError } from './support/startup-error.ts';
-import { startApi, startWorkers, stopRequested } from './wiring/processes.ts';
+import { startApi } from './wiring/api-process.ts';
+import { startWorkers, stopRequested } from './wiring/processes.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -11,6 +11,7 @@ import { copyStore, migrationKey } from '../../src/redis/store-copy.ts';
 import { startWorkers } from '../../src/wiring/processes.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
+import { compiledProgram } from '../support/compiled-programs.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { matchEnded } from '../support/match-events.ts';
@@ -25,7 +26,7 @@ async function migrate(from: string, env: Record<string, string>) {
   try {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'src/migrate.ts', '--from', from],
+      [...compiledProgram('src/migrate.ts'), '--from', from],
       { cwd: ROOT, env: { ...process.env, REDIS_PREFIX: 'arena', ...env } },
     );
     return { code: 0, output: stdout };

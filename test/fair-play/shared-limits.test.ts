@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi } from '../../src/wiring/processes.ts';
+import { startApi } from '../../src/wiring/api-process.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';
 import { scanKeys } from '../support/redis-keys.ts';

@@ -30,6 +30,7 @@ describe('npm run build, then npm run start:dist', { timeout: 120_000 }, () => {
         HOUSE_BOTS: 'false',
         MATCHMAKING_ENABLED: 'false',
         LOG_LEVEL: 'info',
+        WORKER_THREADS: '1',
       },
       ['dist/src/main.js'],
     );

@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vites
 import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { killedAfterTest } from '../support/children.ts';
+import { compiledProgram } from '../support/compiled-programs.ts';
 import { REDIS_URL } from '../support/harness.ts';
 import { freePort, PrivateRedis, until } from '../support/private-redis.ts';
 import { exited } from '../support/worker-process.ts';
@@ -76,7 +77,7 @@ describe('npm start', { timeout: 60_000 }, () => {
     const { port } = taken.address() as AddressInfo;
     try {
       const child = killedAfterTest(
-        spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        spawn(process.execPath, compiledProgram('src/main.ts'), {
           cwd: ROOT,
           env: startEnv(port),
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -168,7 +169,7 @@ describe('npm start', { timeout: 60_000 }, () => {
     // each of the two match pool threads (their lines name the thread).
     expect(lost.length).toBeGreaterThanOrEqual(1);
     const parts = lost.map((line) => (JSON.parse(line) as { thread?: number }).thread ?? 'api');
-    expect(new Set(parts).size).toBe(lost.length);
+    expect(new Set(parts).size, lost.join("\n")).toBe(lost.length);
     expect(lost.length).toBeLessThanOrEqual(3);
     expect(
       lines.filter((line) => /ECONNREFUSED/.test(line) && !line.includes('redis connection lost')),

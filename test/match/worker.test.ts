@@ -80,7 +80,8 @@ describe('a worker process', { timeout: 90_000 }, () => {
     it('hands the match back after its grace period, and the next worker resumes it', async () => {
       const { a, b } = await pair('graceful', 25);
       const id = await createMatch(fixture.h, a.id, b.id);
-      const first = spawnWorker(fixture.h, { SHUTDOWN_GRACE_MS: '200' });
+      // The hand-back on a pool thread, as npm start runs by default.
+      const first = spawnWorker(fixture.h, { SHUTDOWN_GRACE_MS: '200', WORKER_THREADS: '1' });
       await movesPlayed(id, 4);
       first.kill('SIGTERM');
       expect(await exited(first)).toBe(0);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectedToRedis7, createRedis, RedisTooOldError } from '../../src/connections/redis-connection.ts';
 import { killedAfterTest } from '../support/children.ts';
+import { compiledProgram } from '../support/compiled-programs.ts';
 import { REDIS_URL } from '../support/harness.ts';
 
 // Redis 6 cannot be installed here: a stand-in speaks just enough RESP to be connected to, and
@@ -59,7 +60,7 @@ describe('npm run worker on a Redis older than 7', { timeout: 60_000 }, () => {
   // plain Errors; either way the operator reads one line, not a stack.
   it.each(['0', '1'])('says why in one line and exits with 1 (WORKER_THREADS=%s)', async (threads) => {
     const worker = killedAfterTest(
-      spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+      spawn(process.execPath, compiledProgram('workers/main.ts'), {
         cwd: fileURLToPath(new URL('../../', import.meta.url)),
         env: {
           PATH: process.env.PATH,

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { killedAfterTest } from './children.ts';
+import { compiledProgram } from './compiled-programs.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -13,23 +14,23 @@ export interface ApiProcess {
 }
 
 /**
- * A real `npm start` process (src/main.ts, or `program`: node's arguments) on a free port, with the
- * given environment and nothing inherited but PATH; resolves once it prints the address to open.
- * Killed when the test ends.
+ * A real `npm start` process (src/main.ts compiled, or `program`: node's arguments) on a free port,
+ * with the given environment and nothing inherited but PATH; resolves once it prints the address to
+ * open. Killed when the test ends.
  */
 export function startApiProcess(
   env: Record<string, string>,
-  program: readonly string[] = ['--import', 'tsx', 'src/main.ts'],
+  program: readonly string[] = compiledProgram('src/main.ts'),
 ): Promise<ApiProcess> {
   const child = spawn(process.execPath, program, {
     cwd: ROOT,
-    // One pool thread unless a test asks for more: each thread loads the sources again.
+    // No pool thread unless a test asks for one: each thread loads the sources again.
     env: {
       PATH: process.env.PATH,
       HOST: '127.0.0.1',
       PORT: '0',
       REDIS_AUTOSTART: 'false',
-      WORKER_THREADS: '1',
+      WORKER_THREADS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

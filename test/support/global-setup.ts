@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { redisAnswers } from '../../src/connections/local-redis.ts';
+import { compilePrograms } from './compiled-programs.ts';
 
 const INSTALL_HINT =
   'npm test needs Redis 7: apt-get install redis-server, or set REDIS_URL to a running server';
@@ -13,9 +14,10 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '::1', '[::1]'];
  * before any test file runs, since most of them talk to a real one. When none does and
  * `redis-server` is installed, starts a throwaway server on that port that keeps nothing on disk,
  * and returns the teardown that stops it. Otherwise fails the run with one line saying what to
- * install.
+ * install. Also compiles the programs the tests start as child processes (compiled-programs.ts).
  */
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
+  await compilePrograms();
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   if (await redisAnswers(url)) return undefined;
   const { hostname, port } = new URL(url);

@@ -8,7 +8,7 @@ import type { BullMatchQueue } from '../../src/queue/match-queue.ts';
 import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import type { RedisStores } from '../../src/redis/redis-stores.ts';
 import { type Clock, systemClock } from '../../src/support/clock.ts';
-import { startApi } from '../../src/wiring/processes.ts';
+import { startApi } from '../../src/wiring/api-process.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Config } from '../../src/config.ts';
 import { loggerOptions } from '../../src/support/logger.ts';
-import { startApi } from '../../src/wiring/processes.ts';
+import { startApi } from '../../src/wiring/api-process.ts';
 
 /** A pino line's fields: the level and message typed, a request line's route too, the rest as they come. */
 export interface LogEntry {

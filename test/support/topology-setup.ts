@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { compilePrograms } from './compiled-programs.ts';
 import { RedisClusterSet } from './redis-cluster.ts';
 import { SentinelSet } from './sentinel-set.ts';
 
@@ -16,6 +17,7 @@ declare module 'vitest' {
  * run against it as against one server.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await compilePrograms();
   // These sets never fail over on purpose: a failover the load of the whole suite set off (a node
   // that missed a second's pings) ended event streams mid-test (challenges.test.ts, twice).
   const calm = { downAfterMs: 15_000 };

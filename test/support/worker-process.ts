@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { exited, killedAfterTest } from './children.ts';
+import { compiledProgram } from './compiled-programs.ts';
 import type { Harness } from './harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A real `npm run worker` process on the harness' Redis prefix, killed when the test ends. */
+/** A real `npm run worker` process (compiled) on the harness' Redis prefix, killed when the test ends. */
 export function spawnWorker(h: Harness, env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  const child = spawn(process.execPath, compiledProgram('workers/main.ts'), {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -16,8 +17,9 @@ export function spawnWorker(h: Harness, env: Record<string, string> = {}): Child
       ARENA_ALLOW_PRIVATE_BOT_URLS: 'true',
       WORKER_LOCK_MS: '2000',
       WORKER_CONCURRENCY: '2',
-      // One pool thread (the threaded path all the same): each thread loads the sources again.
-      WORKER_THREADS: '1',
+      // Matches on the process' own thread: a pool thread loads the sources again. The threaded
+      // path has tests of its own (pool-threads, the hand-back in test/match/worker.test.ts).
+      WORKER_THREADS: '0',
       MATCHMAKING_ENABLED: 'false',
       EVENTS: 'off',
       // As the harness: every test bot is registered from loopback and served there.
