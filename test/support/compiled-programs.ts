@@ -17,7 +17,16 @@ const BUILD_DIR = '.test-build';
  * plain JavaScript: tsx's loader hooks cost each of them 1–2 s of CPU (docs/testing.md). The
  * README's own commands still run through tsx where a test checks them (npm start, npm run demo).
  */
-export async function compilePrograms(): Promise<void> {
+export function compilePrograms(): Promise<void> {
+  // Once per vitest process, though each project's global setup asks (and may load this anew).
+  const shared = globalThis as { [COMPILED]?: Promise<void> };
+  shared[COMPILED] ??= compile();
+  return shared[COMPILED];
+}
+
+const COMPILED = Symbol.for('reversi-arena.tests.compiled-programs');
+
+async function compile(): Promise<void> {
   await rm(`${ROOT}${BUILD_DIR}`, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: ROOT,

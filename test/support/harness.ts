@@ -9,6 +9,7 @@ import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import type { RedisStores } from '../../src/redis/redis-stores.ts';
 import { type Clock, systemClock } from '../../src/support/clock.ts';
 import { startApi } from '../../src/wiring/api-process.ts';
+import { announced } from './announcement.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -72,8 +73,8 @@ export async function createHarness(
     // Tests read the leaderboard right after a match: no staleness.
     LEADERBOARD_CACHE_MS: '0',
     SPECTATOR_STATE_CACHE_MS: '0',
-    // Workers a test starts in its own process play on its thread; spawned workers (worker-process.ts)
-    // keep the default threads, and test/match/pool-threads.test.ts tests those.
+    // Workers play on the process' own thread, here and in spawned workers (worker-process.ts);
+    // test/match/pool-threads.test.ts tests the threads.
     WORKER_THREADS: '0',
     // The one solo layout key of the test processes (vitest.config.ts): the solo game takes one a process.
     SOLO_SECRET: process.env.SOLO_SECRET!,
@@ -81,6 +82,9 @@ export async function createHarness(
     ...(inject('redisTopology') ?? {}),
     ...env,
   });
+  // A topology project's set may still be forming (test/support/topology-setup.ts).
+  const topologyFormed = inject('redisTopologyFormed');
+  if (topologyFormed) await announced(topologyFormed, 25_000);
   const api = await startApi(config, pino({ level: config.logLevel }), () => false, { clock });
   return {
     app: api.app,

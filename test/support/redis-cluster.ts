@@ -20,14 +20,26 @@ export class RedisClusterSet {
     return { REDIS_CLUSTER_NODES: this.ports.map((port) => `127.0.0.1:${port}`).join(',') };
   }
 
-  static async start({ downAfterMs = 1000 } = {}): Promise<RedisClusterSet> {
+  static async start(options: { downAfterMs?: number } = {}): Promise<RedisClusterSet> {
+    const set = await RedisClusterSet.allocate();
+    await set.form(options);
+    return set;
+  }
+
+  /** A set with its ports chosen (its `env` known) and nothing started yet: `form` starts it. */
+  static async allocate(): Promise<RedisClusterSet> {
     const ports: number[] = [];
     while (ports.length < 6) {
       // A node also listens on its port + 10000 (the cluster bus): both must be free, and in range.
       const port = await freePort();
       if (port <= 55535 && !ports.includes(port) && (await portIsFree(port + 10000))) ports.push(port);
     }
-    const set = new RedisClusterSet(ports);
+    return new RedisClusterSet(ports);
+  }
+
+  /** Starts the nodes and forms the cluster; one that does not form leaves no server behind. */
+  async form({ downAfterMs = 1000 } = {}): Promise<void> {
+    const { ports } = this;
     try {
       for (const port of ports) {
         const args = [
@@ -39,7 +51,7 @@ export class RedisClusterSet {
           '--cluster-node-timeout',
           String(downAfterMs),
         ];
-        set.#servers.spawn(port, args);
+        this.#servers.spawn(port, args);
       }
       for (const port of ports) {
         await until(
@@ -67,17 +79,15 @@ export class RedisClusterSet {
             const info = await askServer(port, (r) => r.cluster('INFO')).catch(() => '');
             if (!String(info).includes('cluster_state:ok')) return false;
           }
-          return (await set.primaries()).length === 3 && (await set.#replicasInSync());
+          return (await this.primaries()).length === 3 && (await this.#replicasInSync());
         },
         'the cluster to form, its replicas in sync',
         30_000,
       );
     } catch (error) {
-      // A set that did not form leaves no server behind.
-      await set.stop();
+      await this.stop();
       throw error;
     }
-    return set;
   }
 
   /** The ports of the nodes that are primaries now, each with the slot ranges it serves. */

@@ -29,37 +29,50 @@ export class SentinelSet {
     };
   }
 
-  static async start({ downAfterMs = 1000 } = {}): Promise<SentinelSet> {
+  static async start(options: { downAfterMs?: number } = {}): Promise<SentinelSet> {
+    const set = await SentinelSet.allocate();
+    await set.form(options);
+    return set;
+  }
+
+  /** A set with its ports chosen (its `env` known) and nothing started yet: `form` starts it. */
+  static async allocate(): Promise<SentinelSet> {
     const ports = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
-    const set = new SentinelSet(ports[0]!, ports[1]!, ports.slice(2));
+    return new SentinelSet(ports[0]!, ports[1]!, ports.slice(2));
+  }
+
+  /** Starts the servers and sentinels; a set that does not form leaves no server behind. */
+  async form({ downAfterMs = 1000 } = {}): Promise<void> {
     try {
-      set.#server(set.primaryPort, []);
-      set.#server(set.replicaPort, ['--replicaof', '127.0.0.1', String(set.primaryPort)]);
+      this.#server(this.primaryPort, []);
+      this.#server(this.replicaPort, ['--replicaof', '127.0.0.1', String(this.primaryPort)]);
       await until(
         async () =>
-          (await set.info(set.replicaPort, 'replication').catch(() => '')).includes('master_link_status:up'),
+          (await this.info(this.replicaPort, 'replication').catch(() => '')).includes(
+            'master_link_status:up',
+          ),
         'the replica to sync',
       );
-      for (const port of set.sentinelPorts) {
-        const conf = join(set.#servers.dir, `sentinel-${port}.conf`);
+      for (const port of this.sentinelPorts) {
+        const conf = join(this.#servers.dir, `sentinel-${port}.conf`);
         writeFileSync(
           conf,
           [
             `port ${port}`,
             'bind 127.0.0.1',
-            `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${set.primaryPort} 2`,
+            `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${this.primaryPort} 2`,
             `sentinel down-after-milliseconds ${SENTINEL_MASTER} ${downAfterMs}`,
             `sentinel failover-timeout ${SENTINEL_MASTER} ${Math.max(5000, 2 * downAfterMs)}`,
             `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
             '',
           ].join('\n'),
         );
-        set.#servers.spawn(port, [conf, '--sentinel']);
+        this.#servers.spawn(port, [conf, '--sentinel']);
       }
       // A failover needs the sentinels to know the replica and each other (hellos every 2 s).
       await until(
         async () => {
-          for (const port of set.sentinelPorts) {
+          for (const port of this.sentinelPorts) {
             const [replicas, others] = await askServer(port, async (r) => [
               (await r.call('SENTINEL', 'REPLICAS', SENTINEL_MASTER)) as unknown[],
               (await r.call('SENTINEL', 'SENTINELS', SENTINEL_MASTER)) as unknown[],
@@ -72,11 +85,9 @@ export class SentinelSet {
         20_000,
       );
     } catch (error) {
-      // A set that did not form leaves no server behind.
-      await set.stop();
+      await this.stop();
       throw error;
     }
-    return set;
   }
 
   /** The port the sentinels name as the primary now. */

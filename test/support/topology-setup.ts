@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { announce, withdraw } from './announcement.ts';
 import { compilePrograms } from './compiled-programs.ts';
 import { RedisClusterSet } from './redis-cluster.ts';
 import { SentinelSet } from './sentinel-set.ts';
@@ -7,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The settings that point a harness at the project's Redis topology (none: one server). */
     redisTopology: Record<string, string>;
+    /** Where the setup announces that the topology has formed (test/support/announcement.ts). */
+    redisTopologyFormed: string;
   }
 }
 
@@ -15,6 +21,10 @@ declare module 'vitest' {
  * Cluster (three primaries, three replicas) or Sentinel set (a primary, a replica, three sentinels)
  * on loopback, and hands its settings to the harness (`createHarness`), so the same arena tests
  * run against it as against one server.
+ *
+ * A set takes about 7 s to form, and vitest runs the projects' global setups one after another
+ * before any test: waiting here held every test back 14 s. The setup hands out the set's
+ * addresses at once and announces when it has formed; the harness waits for that.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await compilePrograms();
@@ -22,8 +32,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // that missed a second's pings) ended event streams mid-test (challenges.test.ts, twice).
   const calm = { downAfterMs: 15_000 };
   const topology = project.name.endsWith('cluster')
-    ? await RedisClusterSet.start(calm)
-    : await SentinelSet.start(calm);
+    ? await RedisClusterSet.allocate()
+    : await SentinelSet.allocate();
+  const formedAt = join(mkdtempSync(join(tmpdir(), 'vitest-topology-')), 'formed.json');
   project.provide('redisTopology', topology.env);
-  return () => topology.stop();
+  project.provide('redisTopologyFormed', formedAt);
+  const formed = topology.form(calm).then(
+    () => announce(formedAt, { ok: true }),
+    (error: unknown) =>
+      announce(formedAt, { ok: false, error: `the ${project.name} did not form: ${error}` }),
+  );
+  return async () => {
+    await formed;
+    await topology.stop();
+    await withdraw(formedAt);
+  };
 }
