@@ -169,7 +169,7 @@ describe('npm start', { timeout: 60_000 }, () => {
     // each of the two match pool threads (their lines name the thread).
     expect(lost.length).toBeGreaterThanOrEqual(1);
     const parts = lost.map((line) => (JSON.parse(line) as { thread?: number }).thread ?? 'api');
-    expect(new Set(parts).size, lost.join("\n")).toBe(lost.length);
+    expect(new Set(parts).size, lost.join('\n')).toBe(lost.length);
     expect(lost.length).toBeLessThanOrEqual(3);
     expect(
       lines.filter((line) => /ECONNREFUSED/.test(line) && !line.includes('redis connection lost')),
