@@ -90,17 +90,23 @@ describe('a match being played', () => {
     // The stream's first event says where the match stands when the stream opens. Played before
     // it arrived, the match would show the page a state ahead of its own, which it reads again
     // for: one read more than the test counts (it happened under the whole suite's load).
+    // A binding, not waitForFunction: the page's CSP refuses the eval that one polls with.
+    let stateSeen!: () => void;
+    const streamOpened = new Promise<void>((resolve) => {
+      stateSeen = resolve;
+    });
+    await watch.exposeFunction('onFirstStreamState', () => stateSeen());
     await watch.addInitScript(`{
       const Native = window.EventSource;
       window.EventSource = class extends Native {
         constructor(...args) {
           super(...args);
-          this.addEventListener('state', () => { window.streamStateSeen = true; }, { once: true });
+          this.addEventListener('state', () => window.onFirstStreamState(), { once: true });
         }
       };
     }`);
     await watch.goto(`${site.origin}/matches/${id}`);
-    await watch.waitForFunction('window.streamStateSeen === true');
+    await streamOpened;
     await watch.locator('#outcome', { hasText: 'Queued' }).waitFor();
     expect(matchReads).toHaveLength(1);
 
