@@ -16,8 +16,8 @@ export function jsonAnswer(value: unknown): JsonAnswer {
 }
 
 /**
- * Sends a JSON answer as `res.json` would (same body, Content-Type and weak ETag, so 304s work
- * alike) without serializing or hashing it again. When responses are validated against
+ * Sends a JSON answer as `res.json` would (same body, Content-Type and weak ETag, so 304s and
+ * HEAD work alike) without serializing or hashing it again. When responses are validated against
  * openapi.yaml (tests, development) it goes through `res.json`, which the validator wraps.
  */
 export function sendJson(res: Response, answer: JsonAnswer, validated: boolean): void {
@@ -31,9 +31,18 @@ export function sendJson(res: Response, answer: JsonAnswer, validated: boolean):
       | undefined;
     answer.etag = etagOf ? etagOf(answer.body, 'utf8') : '';
   }
-  if (answer.etag !== '') res.set('ETag', answer.etag);
-  res.set('Content-Type', 'application/json; charset=utf-8');
-  res.send(answer.body);
+  // What res.send does for a Buffer with these headers set, without its checks for other bodies.
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (answer.etag !== '') res.setHeader('ETag', answer.etag);
+  if (res.req.fresh) {
+    res.statusCode = 304;
+    res.removeHeader('Content-Type');
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Length', answer.body.length);
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(answer.body);
 }
 
 interface Entry {

@@ -20,6 +20,11 @@ describe('GET /v1/leaderboard from memory', () => {
     expect(again.text).toBe(first.text);
     expect(again.headers.etag).toBe(first.headers.etag);
     await request(h.app).get('/v1/leaderboard').set('If-None-Match', String(first.headers.etag)).expect(304);
+    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.text));
+    const head = await request(h.app).head('/v1/leaderboard').expect(200);
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    expect(head.headers.etag).toBe(first.headers.etag);
+    expect(head.text).toBeUndefined();
   });
 
   it('is at most LEADERBOARD_CACHE_MS stale: a new bot shows on a page not read before', async () => {
