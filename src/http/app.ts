@@ -101,10 +101,10 @@ const PULL_PATHS = /^\/v1\/(matches\/[^/]+\/(state|actions)|bots\/me\/(matches|e
 
 /**
  * The API's routers as one middleware: each is tried, in the order given, only for paths under one
- * of its prefixes (the paths of its routes), or that its pattern matches. Express tries every route of every router in turn, so
- * a read near the end of the list (the leaderboard) paid for a hundred path matches and a dozen
- * router passes before its own; a prefix test skips a router whole. An error skips the rest, as
- * express's own chain does.
+ * of its prefixes (the paths of its routes), or that its pattern matches. Express tries every route
+ * of every router in turn, so a read near the end of the list (the leaderboard) paid for a hundred
+ * path matches and a dozen router passes before its own; a prefix test skips a router whole. An
+ * error skips the rest, as express's own chain does.
  */
 function routersByPrefix(
   routers: readonly (readonly [readonly string[] | RegExp, RequestHandler])[],

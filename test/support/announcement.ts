@@ -1,5 +1,5 @@
 import { watch } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 
 /** What a global setup announces when the work it left running is done: done, or why not. */
@@ -43,9 +43,4 @@ export async function announced(path: string, timeoutMs: number): Promise<void> 
     void read(); // announced before the watch began
   });
   if (!outcome.ok) throw new Error(outcome.error);
-}
-
-/** Removes an announcement once nobody will wait for it. */
-export function withdraw(path: string): Promise<void> {
-  return rm(path, { force: true });
 }

@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { announce, withdraw } from './announcement.ts';
+import { announce } from './announcement.ts';
 import { compilePrograms } from './compiled-programs.ts';
 import { RedisClusterSet } from './redis-cluster.ts';
 import { SentinelSet } from './sentinel-set.ts';
@@ -34,7 +35,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const topology = project.name.endsWith('cluster')
     ? await RedisClusterSet.allocate()
     : await SentinelSet.allocate();
-  const formedAt = join(mkdtempSync(join(tmpdir(), 'vitest-topology-')), 'formed.json');
+  const announcements = mkdtempSync(join(tmpdir(), 'vitest-topology-'));
+  const formedAt = join(announcements, 'formed.json');
   project.provide('redisTopology', topology.env);
   project.provide('redisTopologyFormed', formedAt);
   const formed = topology.form(calm).then(
@@ -45,6 +47,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await formed;
     await topology.stop();
-    await withdraw(formedAt);
+    await rm(announcements, { recursive: true, force: true });
   };
 }
