@@ -53,6 +53,8 @@ interface Bot {
   readonly matchId: string;
   /** Whether its turn is the one the bench opens: the match's first (see `openFirstTurns`). */
   readonly movesFirst: boolean;
+  /** The match's state as its first mover reads it: what the opener's `yourTurn` carries. */
+  readonly firstState: string;
 }
 /** What the client process reports: a stream's event or a long poll's answer, and when. */
 interface Woken {
@@ -293,7 +295,12 @@ async function setUp(origin: string, adminToken: string, n: number): Promise<Bot
     const match = await post('/v1/matches', { black: black.id, white: white.id }, adminToken);
     // Reversi's first move is white's (the arena's colours follow the WTHOR convention).
     const matchId = match.id ?? '';
-    bots.push({ ...black, matchId, movesFirst: false }, { ...white, matchId, movesFirst: true });
+    // A spectator's view of an unplayed match is its first mover's: `you` is the side to move.
+    const firstState = await (await fetch(`${origin}/v1/matches/${matchId}/state`)).text();
+    bots.push(
+      { ...black, matchId, movesFirst: false, firstState },
+      { ...white, matchId, movesFirst: true, firstState },
+    );
   }
   return bots;
 }
@@ -331,18 +338,20 @@ async function runOpener(): Promise<void> {
         const due = begun + (i * 1000) / rate;
         if (due > performance.now() + 1) await pause(due - performance.now());
         report({ botId: bot.id, at: now() });
+        const deadline = Date.now() + 60_000;
         void pull.openTurn(
           {
             matchId: bot.matchId,
             ply: 1,
             player: 'white',
             botId: bot.id,
-            deadline: Date.now() + 60_000,
+            deadline,
             timeoutMs: 60_000,
             run: 'bench',
             ratings: { black: 1500, white: 1500 },
           },
-          JSON.stringify({ matchId: bot.matchId, ply: 1 }),
+          // The state the bot reads once its turn is open, as PullPlayer writes it.
+          JSON.stringify({ ...JSON.parse(bot.firstState), deadline: new Date(deadline).toISOString() }),
         );
       }
     },

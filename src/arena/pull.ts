@@ -4,7 +4,7 @@ import { NotFoundError, PermissionError, RateLimitedError } from '../model/error
 import { turnOf } from '../model/live-events.ts';
 import { type Color, colorOfBot, type MatchRecord } from '../model/records.ts';
 import { matchState } from '../protocol/match-state.ts';
-import type { BotEventStore, PullStore } from '../store/pull-store.ts';
+import type { BotEvent, BotEventStore, PullStore } from '../store/pull-store.ts';
 import type { Stores } from '../store/store.ts';
 import { type Clock, systemClock } from '../support/clock.ts';
 import { assertUnsealed } from './league-weeks.ts';
@@ -44,6 +44,25 @@ const ignore = (): void => {};
 /** Whether `state` answers a long poll of `viewer`: its turn has opened, or the match is over. */
 function readyFor(state: MatchState, viewer: Color): boolean {
   return state.toMove === null || (state.toMove === viewer && state.deadline !== null);
+}
+
+/**
+ * The state a `yourTurn` event among `events` carries when it is the newest event of this match:
+ * the worker wrote it, in the step that opened the turn, as the state the bot's own read would
+ * answer then (runner/pull-player.ts), so a long poll answers with it rather than reading the
+ * match and replaying its game again. Null when the match's newest event is another (its end:
+ * read the final state) or there is none.
+ */
+function turnToldIn(events: readonly BotEvent[], matchId: string, viewer: Color): MatchState | null {
+  const mark = `"matchId":"${matchId}"`;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (!event.data.includes(mark)) continue;
+    if (event.type !== 'yourTurn') return null;
+    const state = JSON.parse(event.data) as MatchState;
+    return state.matchId === matchId && readyFor(state, viewer) ? state : null;
+  }
+  return null;
 }
 
 /** What a bot at its cap of streams is told to wait before trying again. */
@@ -181,6 +200,8 @@ export class PullService {
         const events = await reader.read(botId, after, left);
         if (events.length === 0) continue;
         after = events.at(-1)?.id ?? after;
+        const told = turnToldIn(events, matchId, viewer);
+        if (told !== null) return told;
         const state = await this.readyState(principal, matchId, viewer);
         if (state !== null) return state;
       }

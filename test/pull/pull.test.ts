@@ -51,13 +51,18 @@ async function playOut(id: string, bot: RegisteredBot): Promise<number> {
   }
 }
 
-/** Waits (long-polling) until it is the pull bot's turn, with its deadline set. */
+/**
+ * Waits (long-polling) until it is the pull bot's turn, with its deadline set. A long poll woken
+ * by the turn answers with the state its `yourTurn` event carries: the same as a read of it then.
+ */
 async function awaitTurn(id: string, bot: RegisteredBot) {
   for (;;) {
     const res = await state(id, bot.token, 5000);
     expect(res.status).toBe(200);
-    if (res.body.toMove === null || (res.body.toMove === res.body.you && res.body.deadline !== null))
+    if (res.body.toMove === null || (res.body.toMove === res.body.you && res.body.deadline !== null)) {
+      if (res.body.toMove !== null) expect(res.body).toEqual((await state(id, bot.token)).body);
       return res.body;
+    }
   }
 }
 

@@ -73,8 +73,19 @@ async function openNextTurn(
   return openTurn(id, move.ply + 1, player, opponent);
 }
 
-/** Opens a pull bot's turn as PullPlayer does (its `yourTurn` told on the bot's stream). */
-async function openTurn(id: string, ply: number, player: Color, bot: RegisteredBot, timeoutMs = 10_000) {
+/**
+ * Opens a pull bot's turn as PullPlayer does: its `yourTurn` told on the bot's stream, carrying the
+ * state the bot reads once the turn is open (the state before, with the turn's deadline).
+ */
+async function openTurn(
+  id: string,
+  ply: number,
+  player: Color,
+  bot: RegisteredBot,
+  timeoutMs = 10_000,
+  before?: MatchState,
+) {
+  const state = before ?? ((await api.state(id, bot.token)).body as MatchState);
   const turn = {
     matchId: id,
     ply,
@@ -87,7 +98,8 @@ async function openTurn(id: string, ply: number, player: Color, bot: RegisteredB
   };
   const pull = new RedisPullStore(h.redis, h.prefix);
   try {
-    await pull.openTurn(turn, JSON.stringify({ matchId: id, ply: turn.ply }));
+    const told: MatchState = { ...state, deadline: new Date(turn.deadline).toISOString() };
+    await pull.openTurn(turn, JSON.stringify(told));
   } finally {
     await pull.close();
   }
@@ -225,7 +237,7 @@ describe('POST /v1/matches/{matchId}/actions (one writer per ply)', () => {
 });
 
 describe('GET /v1/matches/{matchId}/state?waitMs (a long poll)', () => {
-  it("reads the match once before it waits and once when the bot's turn wakes it", {
+  it("reads the match once, before it waits: the bot's turn wakes it with the turn's state", {
     timeout: 30_000,
   }, async () => {
     const { id, opponent, color, move } = await unplayedMatch('poll');
@@ -241,15 +253,22 @@ describe('GET /v1/matches/{matchId}/state?waitMs (a long poll)', () => {
     const begun = performance.now();
     const poll = api.state(id, opponent.token, 20_000).then((res) => res);
     await Promise.race([waitBegins, poll]).finally(stopListening);
-    const turn = await openNextTurn(id, color, move, opponent);
+    // Once to decide to wait.
+    expect(await watching.hashReads()).toBe(1);
+    // The worker's side: the ply recorded, then the turn opened with the state the bot reads then.
+    await recordMove(id, color, move);
+    const before = (await api.state(id, opponent.token)).body as MatchState;
+    const waking = watch(id);
+    const turn = await openTurn(id, move.ply + 1, before.you, opponent, 10_000, before);
     const res = await poll;
     // Woken by the turn, not answered at the end of its wait.
     expect(performance.now() - begun).toBeLessThan(10_000);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ toMove: turn.player, you: turn.player, ply: turn.ply });
     expect(res.body.deadline).toBe(new Date(turn.deadline).toISOString());
-    // Once to decide to wait, once to answer: reading the state again before the wait doubled it.
-    expect(await watching.hashReads()).toBe(2);
+    // Answered with the state the turn's event carries, as a read has it, without reading the match.
+    expect(await waking.hashReads()).toBe(0);
+    expect(res.body).toEqual((await api.state(id, opponent.token)).body);
   });
 });
 
