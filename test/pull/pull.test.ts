@@ -191,7 +191,10 @@ describe('GET /v1/matches/{matchId}/state', () => {
     await awaitTurn(id, puller);
     const finish = await act(id, puller.token, { action: 'a1' });
     expect([409, 422]).toContain(finish.status);
-    void played;
+    // Played out, not left waiting out its 10 s turn while the harness closes (as the actions'
+    // afterAll below does): nothing of this test runs on after it.
+    await playOut(id, puller);
+    expect(await played).toBe('finished');
   });
 
   it('long-polls only up to waitMs for a spectator-less bot whose turn does not come', async () => {
