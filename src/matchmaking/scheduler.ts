@@ -103,6 +103,8 @@ export class ArenaScheduler {
       { connection: this.deps.connection, prefix: bullPrefix(config.redis.prefix), concurrency: 1 },
     );
     listenToBullWorker(this.worker, this.deps.outages, this.deps.logger, 'scheduler error');
+    // Started means connected, its blocking connection too (as the match worker's: worker-pool.ts).
+    await this.worker.waitUntilReady();
     // The next events exist from the start, not from the first tick (which may wait out `every`).
     this.runEvents().catch((error: unknown) =>
       this.deps.logger.warn({ err: error }, 'scheduled events: the first look failed'),

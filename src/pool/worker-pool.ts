@@ -166,6 +166,9 @@ export async function createWorkerPool(deps: WorkerPoolDeps): Promise<WorkerPool
     logger,
     ...(outages ? { outages } : {}),
   });
+  // Started means connected: BullMQ opens a worker's blocking connection itself, and one that came
+  // up after the pool said it had started could end, in the log, an outage that had just begun.
+  await worker.worker.waitUntilReady();
   if (matchmaking) await scheduler.start();
   return {
     worker,

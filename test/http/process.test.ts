@@ -143,6 +143,9 @@ describe('npm start', { timeout: 60_000 }, () => {
       LOG_LEVEL: 'info',
       WORKER_THREADS: '2',
     });
+    // Every connection up before the outage: one that became ready just after another's first
+    // error ended that outage in the log, and the next error began a second one.
+    await until(async () => api!.output().includes('match pool threads started'), 'the pool threads');
     await redis.stop();
     // Long enough for every connection to fail and retry a few times (retries back off to 2 s).
     await new Promise((done) => setTimeout(done, 4000));
