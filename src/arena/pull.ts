@@ -253,10 +253,17 @@ export type StreamItem =
   | 'keep-alive';
 
 /**
+ * How long a bot counts as online (listening to its event stream, what matchmaking asks) after its
+ * stream was opened or last renewed: three keep-alives.
+ */
+export const presenceSeconds = (keepAliveMs: number) => Math.ceil((keepAliveMs * 3) / 1000);
+
+/**
  * A bot's event stream: every event after `after` (a stream id; a reconnect passes its Last-Event-ID
  * and loses nothing the stream still holds). A fresh connection (`snapshot`) first gets a
  * `yourTurn` for each match waiting for the bot. Yields 'keep-alive' after `keepAliveMs` of
- * silence. Marks the bot online while it listens.
+ * silence. Keeps the bot online while it listens (the caller marks it online before the stream
+ * opens: a client whose stream has opened finds its bot online).
  */
 export async function* botEvents(
   service: PullService,
@@ -268,10 +275,9 @@ export async function* botEvents(
   lease: StreamLease,
 ): AsyncGenerator<StreamItem> {
   const reader = deps.pull.openReader(closed);
-  const onlineSeconds = Math.ceil((keepAliveMs * 3) / 1000);
+  const onlineSeconds = presenceSeconds(keepAliveMs);
   try {
     let after = start.after;
-    await deps.pull.markOnline(botId, onlineSeconds);
     // A turn opened between fixing `after` and reading the snapshot is in both: sent once.
     const snapshotTurns = new Set<string>();
     if (start.snapshot) yield* snapshotOfTurns(service, deps, botId, snapshotTurns);

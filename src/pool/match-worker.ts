@@ -84,8 +84,11 @@ export class MatchWorker {
     const every = options.reconcileEveryMs ?? 30_000;
     this.reconcileTimer = setInterval(() => void this.reconcile(), every);
     this.reconcileTimer.unref();
-    void this.reconcile();
+    this.firstReconcile = this.reconcile();
   }
+
+  /** The reconcile the worker runs as it starts (matches queued again, challenges promoted): done. */
+  readonly firstReconcile: Promise<void>;
 
   private async process(job: Job<MatchJobData>, token: string | undefined): Promise<string> {
     if (job.name === EXPIRE_CHALLENGE_JOB) {

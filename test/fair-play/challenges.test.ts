@@ -5,9 +5,8 @@ import type { BotState } from '../../src/contract/index.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { steppingClock } from '../support/harness.ts';
 import { answer, type LoopbackBot, type SeenRequest, startLoopbackBot } from '../support/loopback-bot.ts';
-import { matchEnded } from '../support/match-events.ts';
+import { botHeard, matchEnded } from '../support/match-events.ts';
 import { matchWorkerFor } from '../support/match-worker.ts';
-import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { openSse, type SseConnection } from '../support/sse.ts';
 
@@ -184,10 +183,8 @@ describe('a push bot whose challenges is "ask"', () => {
     const challenger = await registerBot(world.h, { name: 'push-challenger' });
 
     const first = (await challenge(challenger, target)).body;
-    await until(
-      async () => (await matchOf(first.id)).status === 'declined',
-      'the first challenge to be declined',
-    );
+    // The challenger hears of the decline in the write that declines it.
+    await botHeard(world.h, challenger.id, 'challengeDeclined', first.id);
     expect(await matchOf(first.id)).toMatchObject({ status: 'declined', declineReason: 'tooFast' });
     const call = asked[0]!;
     const verified = new Webhook(secret).verify(call.body, call.headers as Record<string, string>) as {
@@ -198,10 +195,7 @@ describe('a push bot whose challenges is "ask"', () => {
     expect(String(call.headers['webhook-id'])).toMatch(new RegExp(`^${first.id}-challenge-[0-9a-f]{12}$`));
 
     const second = (await challenge(challenger, target, { timeLimitMs: 100, overageMs: 0 })).body;
-    await until(
-      async () => (await matchOf(second.id)).status === 'queued',
-      'the second challenge to be accepted',
-    );
+    // Accepted, it is queued, and a worker plays it (a declined one would never end).
     const worker = await matchWorkerFor(world.h);
     try {
       // The challenger is a pull bot that never moves here: the accepted match is played to its end.
@@ -229,10 +223,8 @@ describe('a pending challenge left unanswered', () => {
         .send({ black: challenger.id, white: target.id });
       const worker = await matchWorkerFor(quick.h);
       try {
-        await until(
-          async () => (await quick.h.stores.matches.getMatch(created.body.id))?.status === 'expired',
-          'the challenge to expire',
-        );
+        await botHeard(quick.h, challenger.id, 'challengeExpired', created.body.id);
+        expect((await quick.h.stores.matches.getMatch(created.body.id))?.status).toBe('expired');
       } finally {
         await worker.close();
       }

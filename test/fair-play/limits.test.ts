@@ -3,13 +3,12 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
 import { storeKeys } from '../../src/redis/keys.ts';
-import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { matchEvent } from '../support/match-events.ts';
 import { matchWorkerFor, playOut } from '../support/match-worker.ts';
-import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { scanKeys } from '../support/redis-keys.ts';
 import { serve } from '../support/serve.ts';
@@ -151,8 +150,8 @@ describe('the rate limit and a pull bot', () => {
       choose: chooser('greedy'),
       signal: stop.signal,
     });
-    const presence = new RedisPullStore(h.redis, h.prefix);
-    await until(() => presence.isOnline(puller.id), 'the bot to connect to its event stream');
+    // Whenever its stream opens, before the match or during it: a fresh stream starts with the
+    // turns waiting for the bot.
     const id = await createMatch(h, pusher.id, puller.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
     expect(await arena.runner.play(id, new AbortController().signal)).toBe('finished');
     stop.abort();
@@ -462,10 +461,8 @@ describe('challenges', () => {
       await queue.pause();
       const worker = await matchWorkerFor(h, 1);
       try {
-        await until(
-          async () => (await queue.getJobCountByTypes('wait', 'prioritized')) === 3,
-          'the jobs queued again',
-        );
+        await worker.worker.firstReconcile;
+        expect(await queue.getJobCountByTypes('wait', 'prioritized')).toBe(3);
         await queue.resume();
         const [arena, ...others] = await startTimes(h, [arenas, ...challenges]);
         for (const at of others) expect(at).toBeGreaterThanOrEqual(arena!);
@@ -488,7 +485,8 @@ describe('challenges', () => {
         // the arena's line; the one made since stays behind it. Then an arena match comes.
         const worker = await matchWorkerFor(h, 1);
         try {
-          await until(async () => (await queue.getJobCountByTypes('wait')) === 2, 'the old challenges moved');
+          await worker.worker.firstReconcile;
+          expect(await queue.getJobCountByTypes('wait')).toBe(2);
           expect(await queue.getJobCountByTypes('prioritized')).toBe(1);
           const arenas = await createMatch(h, b.id, a.id);
           await queue.resume();
@@ -546,10 +544,10 @@ function challengeOf(
 
 /** Waits until every match of `ids` has started; answers when each did, in that order. */
 async function startTimes(h: Harness, ids: readonly string[]): Promise<number[]> {
-  const times = async () =>
-    Promise.all(ids.map(async (id) => (await h.stores.matches.getMatch(id))?.startedAt ?? null));
-  await until(async () => (await times()).every((at) => at !== null), 'every match to start');
-  return (await times()) as number[];
+  // A match's live events begin once it has started (its first turn, move or end).
+  await Promise.all(ids.map((id) => matchEvent(h, id, () => true)));
+  const started = await Promise.all(ids.map((id) => h.stores.matches.getMatch(id)));
+  return started.map((match) => match?.startedAt ?? Number.NaN);
 }
 
 /**

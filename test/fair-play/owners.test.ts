@@ -4,9 +4,8 @@ import type { BotState } from '../../src/contract/index.ts';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, registerBot } from '../support/api.ts';
 import { answer, type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { matchEnded } from '../support/match-events.ts';
+import { botHeard, matchEnded } from '../support/match-events.ts';
 import { matchWorkerFor } from '../support/match-worker.ts';
-import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { schedulerFor } from '../support/scheduler.ts';
 import { openSse, type SseConnection } from '../support/sse.ts';
@@ -57,10 +56,10 @@ async function registerFrom(address: string, body: Record<string, unknown>, toke
   return res.body as { id: string; name: string; token: string };
 }
 
-/** Opens the bot's event stream and waits until matchmaking sees it listening. */
+/** Opens the bot's event stream: once it is open, matchmaking sees the bot listening. */
 async function listen(bot: { id: string; token: string }) {
   streams.push(await openSse(`${world.base}/v1/bots/me/events`, bearer(bot.token)));
-  await until(() => new RedisPullStore(world.h.redis, world.h.prefix).isOnline(bot.id), 'the bot to listen');
+  expect(await new RedisPullStore(world.h.redis, world.h.prefix).isOnline(bot.id)).toBe(true);
 }
 
 describe('an account with a push bot and a pull bot at two addresses', () => {
@@ -121,9 +120,11 @@ describe('a bot that asks for its challenges', () => {
     const status = async (id: string) => (await quiet.h.stores.matches.getMatch(id))?.status;
     const first = (await create()).body;
     expect(first.status).toBe('pending');
-    await until(async () => (await status(first.id)) === 'declined', 'the first challenge to be declined');
+    // The challenger hears of the decline in the write that declines it.
+    await botHeard(quiet.h, challenger.id, 'challengeDeclined', first.id);
+    expect(await status(first.id)).toBe('declined');
     const second = (await create()).body;
-    await until(async () => (await status(second.id)) === 'queued', 'the second challenge to be accepted');
+    // Accepted, it is queued, and a worker plays it (a declined one would never end).
     const worker = await matchWorkerFor(quiet.h);
     try {
       await matchEnded(quiet.h, second.id, 20_000);

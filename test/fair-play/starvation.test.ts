@@ -6,7 +6,7 @@ import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin, bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { until } from '../support/private-redis.ts';
+import { matchEvent } from '../support/match-events.ts';
 import { matchJobDone, matchQueueEvents } from '../support/queue-events.ts';
 
 let h: Harness;
@@ -51,10 +51,9 @@ describe('an attacker that fills its caps with matches against its own silent bo
       }
     }
     expect(attack).toHaveLength(5 * h.config.limits.maxActiveChallengesPerBot);
-    await until(
-      async () => (await h.stores.matches.matchIdsInStatus('running', 100)).length === attack.length,
-      'every attacking match to be running',
-    );
+    // Each has started once its live events begin (its first turn, move or end).
+    await Promise.all(attack.map((id) => matchEvent(h, id, () => true)));
+    expect((await h.stores.matches.matchIdsInStatus('running', 100)).sort()).toEqual([...attack].sort());
 
     const a = await registerBot(h, { name: 'third-a', url: fast.url });
     const b = await registerBot(h, { name: 'third-b', url: fast.url });

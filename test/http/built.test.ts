@@ -8,7 +8,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
 import { startApiProcess } from '../support/api-process.ts';
 import { REDIS_URL } from '../support/harness.ts';
-import { until } from '../support/private-redis.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const prefix = `test-${randomUUID()}`;
@@ -36,7 +35,7 @@ describe('npm run build, then npm run start:dist', { timeout: 120_000 }, () => {
       },
       ['dist/src/main.js'],
     );
-    await until(async () => api.output().includes('match pool threads started'), 'the pool thread');
+    await api.printed('match pool threads started', 30_000);
     const spec = await fetch(`${api.url}/openapi.yaml`);
     expect(spec.status).toBe(200);
     expect(await spec.text()).toBe(readFileSync(new URL('openapi.yaml', `file://${ROOT}`), 'utf8'));

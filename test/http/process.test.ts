@@ -10,7 +10,7 @@ import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
 import { killedAfterTest } from '../support/children.ts';
 import { compiledProgram } from '../support/compiled-programs.ts';
 import { REDIS_URL } from '../support/harness.ts';
-import { freePort, PrivateRedis, until } from '../support/private-redis.ts';
+import { freePort, PrivateRedis } from '../support/private-redis.ts';
 import { exited } from '../support/worker-process.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -55,7 +55,19 @@ function captured(child: ChildProcess) {
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  return { stdout: () => stdout, stderr: () => stderr };
+  /** Resolves with the first match of `pattern` in stdout, once printed (woken by the output). */
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve) => {
+      const look = () => {
+        const found = pattern.exec(stdout);
+        if (found === null) return;
+        child.stdout!.off('data', look);
+        resolve(found);
+      };
+      child.stdout!.on('data', look);
+      look();
+    });
+  return { stdout: () => stdout, stderr: () => stderr, printed };
 }
 
 /** `npm start`'s environment on `port`: the shared prefix, no house bots, one pool thread. */
@@ -105,8 +117,7 @@ describe('npm start', { timeout: 60_000 }, () => {
       }),
     );
     const out = captured(child);
-    await until(async () => /open http:\/\/[^/\s]+\//.test(out.stdout()), 'the arena to listen', 30_000);
-    const base = /open (http:\/\/[^/\s]+)\//.exec(out.stdout())![1]!;
+    const base = (await out.printed(/open (http:\/\/[^/\s]+)\//))[1]!;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
@@ -124,7 +135,7 @@ describe('npm start', { timeout: 60_000 }, () => {
       HOUSE_BOTS: 'false',
       METRICS_PORT: String(metricsPort),
     });
-    await until(async () => api!.output().includes('metrics at'), 'the metrics server');
+    await api.printed('metrics at');
     const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(scraped.status).toBe(200);
     expect(await scraped.text()).toContain('process_cpu_user_seconds_total');
@@ -145,16 +156,12 @@ describe('npm start', { timeout: 60_000 }, () => {
     });
     // Every connection up before the outage: one that became ready just after another's first
     // error ended that outage in the log, and the next error began a second one.
-    await until(async () => api!.output().includes('match pool threads started'), 'the pool threads');
+    await api.printed('match pool threads started');
     await redis.stop();
     // Long enough for every connection to fail and retry a few times (retries back off to 2 s).
     await new Promise((done) => setTimeout(done, 4000));
     await redis.start();
-    await until(
-      async () => api!.output().includes('redis connection restored'),
-      'the log of the return',
-      15_000,
-    );
+    await api.printed('redis connection restored');
 
     const lines = api.output().trim().split('\n');
     const notJson = lines.filter((line) => {

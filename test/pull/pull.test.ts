@@ -1,11 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot, seededRandom } from '../../examples/bots/index.ts';
-import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
 import type { Harness } from '../support/harness.ts';
-import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 import { specSchema } from '../support/spec-schema.ts';
 import { openSse } from '../support/sse.ts';
@@ -168,7 +166,8 @@ describe('POST /v1/matches/{matchId}/actions', () => {
       expect(conflict.status).toBe(409);
       expect(conflict.body.code).toBe('matches/ply-taken');
     }
-    await until(async () => (await unchanged()) >= turn.ply, 'the move to be applied');
+    // Recorded by the action's own step, before its answer.
+    expect(await unchanged()).toBeGreaterThanOrEqual(turn.ply);
     const match = (await request(h.app).get(`/v1/matches/${id}`)).body;
     expect(match.moves.filter((m: { ply: number }) => m.ply === turn.ply)).toHaveLength(1);
     expect(match.moves[turn.ply - 1].square).toBe(move.action);
@@ -269,8 +268,10 @@ describe('GET /v1/bots/me/events', () => {
   it('sends keep-alive comments', async () => {
     const bot = await registerBot(h, { name: 'quiet-stream' });
     const stream = await openSse(`${base}/v1/bots/me/events`, bearer(bot.token));
+    const comment = stream.nextComment();
     const events = stream.next().catch(() => null);
-    await until(async () => stream.comments() > 0, 'a keep-alive comment', 5000);
+    await comment;
+    expect(stream.comments()).toBeGreaterThan(0);
     stream.close();
     await events;
   });
@@ -286,18 +287,23 @@ describe('the pull example bot (npm run bot -- pull-random)', () => {
     const pusher = await registerBot(h, { name: 'example-push', url: pushBot.url });
     const stop = new AbortController();
     const events: string[] = [];
+    let heardTheEnd = () => {};
+    const endHeard = new Promise<void>((resolve) => (heardTheEnd = resolve));
     const running = runPullBot({
       arena: base,
       token: puller.token,
       choose: chooser('random', { random: seededRandom(5) }),
       signal: stop.signal,
-      onEvent: (event) => events.push(event),
+      onEvent: (event) => {
+        events.push(event);
+        if (event === 'matchFinished') heardTheEnd();
+      },
     });
-    const presence = new RedisPullStore(h.redis, h.prefix);
-    await until(() => presence.isOnline(puller.id), 'the bot to connect to its event stream');
+    // Whenever its stream opens, before the match or during it: a fresh stream starts with the
+    // turns waiting for the bot.
     const id = await createMatch(h, puller.id, pusher.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
     expect(await arena.runner.play(id, new AbortController().signal)).toBe('finished');
-    await until(async () => events.includes('matchFinished'), 'the bot to hear the end');
+    await endHeard;
     stop.abort();
     await running;
     const match = (await request(h.app).get(`/v1/matches/${id}`)).body;

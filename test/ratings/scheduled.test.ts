@@ -7,7 +7,7 @@ import { bullPrefix } from '../../src/queue/match-queue.ts';
 import { registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { until } from '../support/private-redis.ts';
+import { matchQueueEvents } from '../support/queue-events.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
 let h: Harness;
@@ -55,22 +55,33 @@ describe('with matchmaking on, two worker processes', { timeout: 90_000 }, () =>
       MATCHMAKING_OPENINGS: 'standard',
       STRENGTH_INTERVAL_MS: '500',
     };
+    // Heard as the queues tell them: six matchmade matches' jobs done, and a strength job whose
+    // work the leaderboard shows (each finished job of the schedule is a moment to look).
+    const matchJobs = await matchQueueEvents(h);
+    const scheduleJobs = await matchQueueEvents(h, SCHEDULE_QUEUE_NAME);
+    const sixPlayed = new Promise<void>((resolve) => {
+      let played = 0;
+      matchJobs.on('completed', () => ++played >= 6 && resolve());
+    });
+    let shown = false;
+    const strengthShown = new Promise<void>((resolve) => {
+      scheduleJobs.on('completed', async () => {
+        if (shown) return;
+        const { body } = await request(h.app).get('/v1/leaderboard');
+        shown ||= body.strengthComputedAt !== null;
+        if (shown) resolve();
+      });
+    });
     const workers = [spawnWorker(h, env), spawnWorker(h, env)];
     try {
-      await until(
-        async () => (await h.stores.matches.matchIdsInStatus('finished', 1000)).length >= 6,
-        'matchmade matches',
-        60_000,
-      );
-      await until(
-        async () => (await request(h.app).get('/v1/leaderboard')).body.strengthComputedAt !== null,
-        'the strength job',
-        30_000,
-      );
+      await sixPlayed;
+      await strengthShown;
     } finally {
       for (const worker of workers) worker.kill('SIGTERM');
       await Promise.all(workers.map(exited));
+      await Promise.all([matchJobs.close(), scheduleJobs.close()]);
     }
+    expect((await h.stores.matches.matchIdsInStatus('finished', 1000)).length).toBeGreaterThanOrEqual(6);
     const schedules = new Queue(SCHEDULE_QUEUE_NAME, { connection: h.redis, prefix: bullPrefix(h.prefix) });
     const schedulers = await schedules.getJobSchedulers();
     await schedules.close();

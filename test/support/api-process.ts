@@ -11,6 +11,11 @@ export interface ApiProcess {
   readonly url: string;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
+  /**
+   * Resolves once it has printed `text` (now or later: woken by its output, never polling); rejects
+   * after `timeoutMs`, or if it exits first.
+   */
+  printed(text: string, timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -38,11 +43,38 @@ export function startApiProcess(
   // A test that fails or times out must not leave the process running.
   killedAfterTest(child);
   let output = '';
+  const printed = (text: string, timeoutMs = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const stop = () => {
+        clearTimeout(timer);
+        child.stdout!.off('data', look);
+        child.stderr!.off('data', look);
+        child.off('exit', exited);
+      };
+      const look = () => {
+        if (!output.includes(text)) return;
+        stop();
+        resolve();
+      };
+      const exited = (code: number | null) => {
+        stop();
+        reject(new Error(`the API exited with ${code} before printing "${text}": ${output}`));
+      };
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`the API did not print "${text}" within ${timeoutMs} ms: ${output}`));
+      }, timeoutMs);
+      // After `read` (registered first), so each chunk is in `output` when looked at.
+      child.stdout!.on('data', look);
+      child.stderr!.on('data', look);
+      child.once('exit', exited);
+      look();
+    });
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const url = /open (http:\/\/[^/\s]+)\//.exec(output)?.[1];
-      if (url) resolve({ child, url, output: () => output });
+      if (url) resolve({ child, url, output: () => output, printed });
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);

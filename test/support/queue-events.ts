@@ -4,11 +4,11 @@ import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
 import type { Harness } from './harness.ts';
 
 /**
- * The match queue's events on the harness' prefix, ready to hear them (as BullMQ's own tests wait
+ * The match queue's events (or another queue's of the arena) on the harness' prefix, ready to hear them (as BullMQ's own tests wait
  * on `QueueEvents`, not on polls). Close it in `afterAll`.
  */
-export async function matchQueueEvents(h: Harness): Promise<QueueEvents> {
-  const events = new QueueEvents(MATCH_QUEUE_NAME, {
+export async function matchQueueEvents(h: Harness, queueName = MATCH_QUEUE_NAME): Promise<QueueEvents> {
+  const events = new QueueEvents(queueName, {
     // Its own blocking connection: without the API connection's 2 s command timeout, which would
     // cut every blocking read of events short.
     connection: duplicateClient(h.redis, {
@@ -35,4 +35,25 @@ export async function matchJobDone(
   const job = await h.queue.queue.getJob(id);
   if (!job) throw new Error(`no job for match ${id}`);
   await job.waitUntilFinished(events, timeoutMs);
+}
+
+/**
+ * Resolves once `holds` answers true: asked now, then after each match job that completes (the
+ * moment a match's end, and what follows it, such as a tournament's next round, is written).
+ * Woken by the queue's events, never polling; a failed look is retried at the next job.
+ */
+export function holdsAfterMatchJobs(events: QueueEvents, holds: () => Promise<boolean>): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const look = async () => {
+      if (done) return;
+      const now = await holds().catch(() => false);
+      if (!now || done) return;
+      done = true;
+      events.off('completed', look);
+      resolve();
+    };
+    events.on('completed', look);
+    void look();
+  });
 }

@@ -5,6 +5,8 @@ export interface SseConnection {
   next(): Promise<SseEvent>;
   /** Keep-alive comments seen so far. */
   comments(): number;
+  /** Resolves at the next keep-alive comment (read while a `next()` is pending). */
+  nextComment(): Promise<void>;
   close(): void;
 }
 
@@ -18,11 +20,17 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
   if (res.status !== 200 || !res.body)
     throw new Error(`event stream answered ${res.status}: ${await res.text()}`);
   let comments = 0;
+  let commentSeen: (() => void)[] = [];
+  const onComment = () => {
+    comments++;
+    for (const resolve of commentSeen) resolve();
+    commentSeen = [];
+  };
   // Piped at once, so the body is locked before this returns. fetch cancels the body of a Response
   // that is garbage-collected while its body is neither locked nor read (undici's finalizer), and
   // the lazy generator below holds the body, not the Response: a collection before the test's
   // first `next()` ended the stream cleanly with nothing read (a flake of full runs only).
-  const events = readSse(res.body.pipeThrough(new TransformStream()), () => comments++);
+  const events = readSse(res.body.pipeThrough(new TransformStream()), onComment);
   return {
     async next() {
       const { value, done } = await events.next();
@@ -30,6 +38,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
       return value;
     },
     comments: () => comments,
+    nextComment: () => new Promise<void>((resolve) => commentSeen.push(resolve)),
     close: () => controller.abort(),
   };
 }

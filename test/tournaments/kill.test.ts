@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { until } from '../support/private-redis.ts';
+import { matchEnded, pliesPlayed } from '../support/match-events.ts';
+import { holdsAfterMatchJobs, matchQueueEvents } from '../support/queue-events.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
 let h: Harness;
@@ -80,20 +81,16 @@ describe('a Swiss tournament whose worker is killed with SIGKILL in the last mat
     const roundOne = (started.body.rounds as Round[])[0]!.games.map((game) => game.matchId);
     expect(roundOne).toHaveLength(2);
 
+    const jobs = await matchQueueEvents(h);
     const first = spawnWorker(h);
-    // The moment to kill: one match of round 1 has ended, the other is being played.
-    let last = '';
-    await until(
-      async () => {
-        const statuses = await Promise.all(roundOne.map(matchStatus));
-        const running = roundOne.filter((_, i) => statuses[i] === 'running');
-        if (statuses.filter((s) => s === 'finished').length !== 1 || running.length !== 1) return false;
-        last = running[0]!;
-        return ((await h.stores.matches.getMatch(last))?.moveCount ?? 0) >= 4;
-      },
-      'one match of round 1 to end while the other is played',
-      60_000,
-    );
+    // The moment to kill: one match of round 1 has ended, the other is being played (its fourth ply
+    // recorded), as the matches' live events tell.
+    const endings = roundOne.map((matchId) => matchEnded(h, matchId, 60_000).then(() => matchId));
+    // The other match's wait goes on after the race (it ends once the rescuers finish it).
+    for (const ending of endings) ending.catch(() => {});
+    const ended = await Promise.race(endings);
+    const last = roundOne.find((matchId) => matchId !== ended)!;
+    await pliesPlayed(h, last, 4, 60_000);
     first.kill('SIGKILL');
     await exited(first);
     expect(await matchStatus(last)).toBe('running');
@@ -102,14 +99,11 @@ describe('a Swiss tournament whose worker is killed with SIGKILL in the last mat
     // Two workers take over: the dead one's match goes to one of them after its lock expires.
     const rescuers = [spawnWorker(h), spawnWorker(h)];
     try {
-      await until(
-        async () => (await tournament(id)).status === 'finished',
-        'the tournament to finish',
-        120_000,
-      );
+      await holdsAfterMatchJobs(jobs, async () => (await tournament(id)).status === 'finished');
     } finally {
       for (const worker of rescuers) worker.kill('SIGTERM');
       await Promise.all(rescuers.map(exited));
+      await jobs.close();
     }
 
     const t = await tournament(id);

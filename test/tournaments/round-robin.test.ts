@@ -5,7 +5,7 @@ import { HOUSE_BOTS } from '../../src/house/roster.ts';
 import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { until } from '../support/private-redis.ts';
+import { holdsAfterMatchJobs, matchQueueEvents } from '../support/queue-events.ts';
 
 let h: Harness;
 let workers: Awaited<ReturnType<typeof startWorkers>>;
@@ -55,13 +55,17 @@ describe('a round robin of the four house bots, paired games from balanced openi
       });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    expect((await request(h.app).post(`/v1/tournaments/${id}/start`).set(admin)).status).toBe(200);
-
-    await until(
-      async () => (await request(h.app).get(`/v1/tournaments/${id}`)).body.status === 'finished',
-      'the round robin to finish',
-      200_000,
-    );
+    const jobs = await matchQueueEvents(h);
+    try {
+      expect((await request(h.app).post(`/v1/tournaments/${id}/start`).set(admin)).status).toBe(200);
+      // Each round is paired as the last match of the one before ends, in that match's job.
+      await holdsAfterMatchJobs(
+        jobs,
+        async () => (await request(h.app).get(`/v1/tournaments/${id}`)).body.status === 'finished',
+      );
+    } finally {
+      await jobs.close();
+    }
     const t = (await request(h.app).get(`/v1/tournaments/${id}`)).body;
     expect(t.roundCount).toBe(6);
     expect(t.rounds).toHaveLength(6);

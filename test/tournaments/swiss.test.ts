@@ -11,7 +11,7 @@ import {
   playsFirstLegal,
   startLoopbackBot,
 } from '../support/loopback-bot.ts';
-import { until } from '../support/private-redis.ts';
+import { holdsAfterMatchJobs, matchQueueEvents } from '../support/queue-events.ts';
 
 let h: Harness;
 let workers: Awaited<ReturnType<typeof startWorkers>>;
@@ -83,12 +83,14 @@ async function runSwiss(name: string, bots: readonly RegisteredBot[], rounds: nu
 
 const tournament = async (id: string) => (await request(h.app).get(`/v1/tournaments/${id}`)).body;
 
+/** The tournament once it has finished (each round is paired in the job of the last match before it). */
 async function finished(id: string) {
-  await until(
-    async () => (await tournament(id)).status === 'finished',
-    `tournament ${id} to finish`,
-    120_000,
-  );
+  const jobs = await matchQueueEvents(h);
+  try {
+    await holdsAfterMatchJobs(jobs, async () => (await tournament(id)).status === 'finished');
+  } finally {
+    await jobs.close();
+  }
   return tournament(id);
 }
 

@@ -1,6 +1,6 @@
 import { type Response, Router } from 'express';
 import { requireBot } from '../../arena/principal.ts';
-import { botEvents, LEASE_MARGIN_MS, type PullService } from '../../arena/pull.ts';
+import { botEvents, LEASE_MARGIN_MS, type PullService, presenceSeconds } from '../../arena/pull.ts';
 import type { BotEventStore } from '../../store/pull-store.ts';
 import type { Stores } from '../../store/store.ts';
 import { AnswerCache, sendJson } from '../answer-cache.ts';
@@ -135,6 +135,8 @@ async function holdStream(deps: PullRouterDeps, botId: string, lastEventId: stri
       lastEventId === undefined
         ? { after: await deps.pull.lastEventId(botId), snapshot: true }
         : { after: lastEventId, snapshot: await deps.pull.trimmedPast(botId, lastEventId) };
+    // Online before the client sees the stream open: a bot that opened its stream is matchmade.
+    await deps.pull.markOnline(botId, presenceSeconds(deps.keepAliveMs));
     return { lease, start };
   } catch (error) {
     await lease.release();
