@@ -5,6 +5,7 @@ import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
+import { matchEnded, pliesPlayed } from '../support/match-events.ts';
 import { until } from '../support/private-redis.ts';
 import { RedisClusterSet } from '../support/redis-cluster.ts';
 import { SentinelSet } from '../support/sentinel-set.ts';
@@ -86,7 +87,7 @@ describe.each([
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const matchId = created.body.id as string;
     const match = () => request(h.app).get(`/v1/matches/${matchId}`);
-    await until(async () => ((await match()).body.moves?.length ?? 0) >= 6, 'a few moves', 20_000);
+    await pliesPlayed(h, matchId, 6, 20_000);
     await topology.replicated();
 
     await topology.killPrimary(h.prefix);
@@ -106,7 +107,7 @@ describe.each([
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     console.log(`failover: the API answered again after ${outageMs} ms (${statuses.length} reads)`);
 
-    await until(async () => (await match()).body.status === 'finished', 'the match to finish', 60_000);
+    await matchEnded(h, matchId, 60_000);
     const finished = (await match()).body;
     expect(finished.result.reason).toBe('completed');
     const [b, w] = await Promise.all(

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, bearer, registerBot } from '../support/api.ts';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../support/harness.ts';
-import { PrivateRedis, until } from '../support/private-redis.ts';
+import { connectionIs, PrivateRedis } from '../support/private-redis.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -174,7 +174,8 @@ describe('when Redis goes down', () => {
   it('answers 503 at once, and recovers by itself when Redis returns', async () => {
     expect((await request(outage.app).get('/v1/bots')).status).toBe(200);
     await redis.stop();
-    await until(async () => outage.redis.status !== 'ready', 'the client to notice');
+    // The client notices as its connection closes.
+    await connectionIs(outage.redis, 'down');
 
     const down = await request(outage.app).get('/v1/bots');
     expect(down.status).toBe(503);
@@ -185,7 +186,9 @@ describe('when Redis goes down', () => {
     expect((await request(outage.app).get('/healthz')).status).toBe(200);
 
     await redis.start();
-    await until(async () => (await request(outage.app).get('/readyz')).status === 200, 'readiness');
+    // Ready again as its connection is: readiness asks that connection.
+    await connectionIs(outage.redis, 'ready');
+    expect((await request(outage.app).get('/readyz')).status).toBe(200);
     expect((await request(outage.app).get('/v1/bots')).status).toBe(200);
   });
 });

@@ -15,7 +15,6 @@ import { registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { until } from '../support/private-redis.ts';
 
 type Behaviour = Parameters<typeof startLoopbackBot>[0];
 
@@ -186,8 +185,9 @@ describe('a match stopped while a push bot is thinking', () => {
     const other = await botWith('patient', firstLegal);
     const id = await createMatch(h, other.id, slow.id, { rules: { timeLimitMs: 5000, overageMs: 0 } });
     const stop = new AbortController();
+    const called = slow.server.nextRequest();
     const played = arena.runner.play(id, stop.signal);
-    await until(async () => slow.server.requests.length > 0, 'the slow bot to be called');
+    await called;
     stop.abort();
     await expect(played).resolves.toBe('interrupted');
     const match = (await request(h.app).get(`/v1/matches/${id}`)).body;

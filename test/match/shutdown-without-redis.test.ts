@@ -4,7 +4,7 @@ import { createMatch } from '../support/arena.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { pliesPlayed } from '../support/match-events.ts';
-import { PrivateRedis, until } from '../support/private-redis.ts';
+import { connectionIs, PrivateRedis } from '../support/private-redis.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
 let redis: PrivateRedis;
@@ -36,6 +36,6 @@ describe('a worker told to stop while Redis is gone', { timeout: 60_000 }, () =>
     // Its matches are resumed by another worker from their records, as after a kill (see
     // worker.test.ts). This Redis keeps nothing on disk, so here it only comes back for the cleanup.
     await redis.start();
-    await until(async () => (await h.redis.ping().catch(() => null)) === 'PONG', 'the harness to reconnect');
+    await connectionIs(h.redis, 'ready');
   });
 });

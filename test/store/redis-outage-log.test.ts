@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createRedis, RedisOutageLog, redisErrorListener } from '../../src/connections/redis-connection.ts';
 import { startMatchPool } from '../../src/pool/match-pool.ts';
-import { PrivateRedis, until } from '../support/private-redis.ts';
+import { connectionIs, PrivateRedis, until } from '../support/private-redis.ts';
 
 let server: PrivateRedis;
 beforeAll(async () => {
@@ -15,14 +15,33 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A logger that keeps what each level was told. */
-function recordingLogger() {
-  const lines: { level: string; msg: string }[] = [];
+/** Lines as they are written, and a wait for the next one (woken by the write, never polling). */
+function lineLog<L>() {
+  const lines: L[] = [];
+  let waiting: (() => void)[] = [];
   return {
     lines,
-    warn: (_obj: object, msg: string) => lines.push({ level: 'warn', msg }),
-    info: (msg: string) => lines.push({ level: 'info', msg }),
-    error: (_obj: object, msg: string) => lines.push({ level: 'error', msg }),
+    add(line: L) {
+      lines.push(line);
+      for (const wake of waiting) wake();
+      waiting = [];
+    },
+    /** Resolves once `holds` is true of the lines written. */
+    async until(holds: (lines: readonly L[]) => boolean): Promise<void> {
+      while (!holds(lines)) await new Promise<void>((wake) => waiting.push(wake));
+    },
+  };
+}
+
+/** A logger that keeps what each level was told. */
+function recordingLogger() {
+  const log = lineLog<{ level: string; msg: string }>();
+  return {
+    lines: log.lines,
+    logged: (msg: string) => log.until((lines) => lines.some((line) => line.msg === msg)),
+    warn: (_obj: object, msg: string) => log.add({ level: 'warn', msg }),
+    info: (msg: string) => log.add({ level: 'info', msg }),
+    error: (_obj: object, msg: string) => log.add({ level: 'error', msg }),
   };
 }
 
@@ -38,7 +57,8 @@ describe('redisErrorListener', () => {
     const report = redisErrorListener(outages, logger, 'stream waits failed');
     try {
       relay.down();
-      await until(async () => api.status !== 'ready' && queued.status !== 'ready', 'the clients to notice');
+      // The clients notice as their connections close.
+      await Promise.all([api, queued].map((client) => connectionIs(client, 'down')));
       const refused = await api.xread('STREAMS', 'k', '0-0').then(
         () => undefined,
         (error: Error) => error,
@@ -58,10 +78,7 @@ describe('redisErrorListener', () => {
       expect(logger.lines.filter((line) => line.msg.startsWith('redis connection lost'))).toHaveLength(1);
 
       relay.up();
-      await until(
-        async () => logger.lines.some((line) => line.msg === 'redis connection restored'),
-        'the return',
-      );
+      await logger.logged('redis connection restored');
     } finally {
       api.disconnect();
       queued.disconnect();
@@ -120,8 +137,9 @@ async function relayTo(port: number) {
 describe("a match pool's outage log", { timeout: 90_000 }, () => {
   it("ends an outage only BullMQ's own blocking connection saw, so the next outage is logged too", async () => {
     const relay = await relayTo(server.port);
-    const messages: string[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => messages.push(JSON.parse(line).msg) });
+    const log = lineLog<string>();
+    const messages = log.lines;
+    const logger = pino({ level: 'info' }, { write: (line: string) => log.add(JSON.parse(line).msg) });
     const config = loadConfig({
       REDIS_URL: relay.url,
       REDIS_PREFIX: `outage-${Date.now()}`,
@@ -135,6 +153,7 @@ describe("a match pool's outage log", { timeout: 90_000 }, () => {
     const admin = createRedis(server.url, 'worker');
     admin.on('error', () => {});
     const outages = () => messages.filter((msg) => /^redis connection (lost|restored)/.test(msg));
+    const outagesLogged = (count: number) => log.until(() => outages().length >= count);
     try {
       await admin.connect();
       // The worker's blocking connection, idle in its wait for a job: only it is reset.
@@ -151,13 +170,13 @@ describe("a match pool's outage log", { timeout: 90_000 }, () => {
         30_000,
       );
       relay.reset(blocking!);
-      await until(async () => outages().length === 2, 'the outage to begin and end', 20_000);
+      await outagesLogged(2);
       expect(outages()).toEqual(['redis connection lost; retrying', 'redis connection restored']);
 
       relay.down();
-      await until(async () => outages().length === 3, 'the next outage to be logged', 20_000);
+      await outagesLogged(3);
       relay.up();
-      await until(async () => outages().length === 4, 'its end to be logged', 20_000);
+      await outagesLogged(4);
       expect(outages().slice(2)).toEqual(['redis connection lost; retrying', 'redis connection restored']);
     } finally {
       await pool.close();

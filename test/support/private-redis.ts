@@ -94,3 +94,16 @@ export class PrivateRedis {
 }
 
 export { until };
+
+/**
+ * Resolves once `client` is in `state`: at once when it is, else at its next `ready` or `close`
+ * event. Not `events.once`, which rejects on the `error` events an outage brings between.
+ */
+export function connectionIs(
+  client: { readonly status: string; once(event: string, listener: () => void): unknown },
+  state: 'ready' | 'down',
+): Promise<void> {
+  const now = state === 'ready' ? client.status === 'ready' : client.status !== 'ready';
+  if (now) return Promise.resolve();
+  return new Promise((resolve) => client.once(state === 'ready' ? 'ready' : 'close', () => resolve()));
+}
