@@ -47,7 +47,16 @@ export default defineConfig({
       },
       ...['cluster', 'sentinel'].map((topology) => ({
         extends: true as const,
-        test: { name: topology, include: TOPOLOGY_FILES, globalSetup: ['test/support/topology-setup.ts'] },
+        test: {
+          name: topology,
+          include: TOPOLOGY_FILES,
+          globalSetup: ['test/support/topology-setup.ts'],
+          // A Redis command's errors carry the stack that sent it (an unhandled one says who).
+          setupFiles: [
+            'test/support/redis-command-origins.ts',
+            ...(process.env.TEST_CPU_PROFILE_DIR ? ['test/support/cpu-profile.ts'] : []),
+          ],
+        },
       })),
     ],
   },
