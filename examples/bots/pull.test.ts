@@ -61,7 +61,14 @@ describe('runPullBot', () => {
         { action: 'e3', ply: 1 },
         { action: 'e3', ply: 1 },
       ]);
-      expect(events).toEqual(['matchStarted', 'yourTurn', 'disconnected', 'yourTurn']);
+      expect(events).toEqual([
+        'connected',
+        'matchStarted',
+        'yourTurn',
+        'disconnected',
+        'connected',
+        'yourTurn',
+      ]);
     });
   });
 

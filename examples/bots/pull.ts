@@ -18,7 +18,10 @@ export interface PullBotOptions {
   readonly token: string;
   readonly choose: (turn: Turn) => Action;
   readonly signal: AbortSignal;
-  /** Called with each event, for logs; `disconnected` (with why) when the stream is lost. */
+  /**
+   * Called with each event, for logs; `connected` each time the stream opens (the bot is listening
+   * from then on), `disconnected` (with why) when it is lost.
+   */
   readonly onEvent?: (event: string, data: unknown) => void;
 }
 
@@ -84,6 +87,7 @@ export async function runPullBot(options: PullBotOptions): Promise<void> {
     baseUrl: arena,
     token,
     signal,
+    onOpen: () => options.onEvent?.('connected', undefined),
     onReconnect: ({ reason, error, status, problem }) => {
       // An end and an `arenaClosing` are no failure: the stream comes back by itself.
       if (reason === 'failed') options.onEvent?.('disconnected', String(error));

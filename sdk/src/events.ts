@@ -23,6 +23,11 @@ export interface BotEventStreamOptions extends ArenaClientOptions {
   readonly idleTimeoutMs?: number;
   /** Told before each wait to reconnect, for logs. */
   readonly onReconnect?: (reconnect: Reconnect) => void;
+  /**
+   * Told each time a connection opens (the arena answered 200): the bot is listening from then on,
+   * and matchmaking counts it online; turns waiting for it come first on a fresh connection.
+   */
+  readonly onOpen?: () => void;
 }
 
 /** Why the stream is reopened, and after how long. */
@@ -80,6 +85,7 @@ export class BotEventStream implements AsyncIterable<BotEvent> {
   readonly #signal: AbortSignal;
   readonly #idleTimeoutMs: number;
   readonly #onReconnect: ((reconnect: Reconnect) => void) | undefined;
+  readonly #onOpen: (() => void) | undefined;
   /** Connections in a row that failed or ended without an event. */
   #failures = 0;
 
@@ -89,6 +95,7 @@ export class BotEventStream implements AsyncIterable<BotEvent> {
     this.#signal = options.signal ?? new AbortController().signal;
     this.#idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.#onReconnect = options.onReconnect;
+    this.#onOpen = options.onOpen;
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<BotEvent, void, undefined> {
@@ -145,6 +152,7 @@ export class BotEventStream implements AsyncIterable<BotEvent> {
           retryAfterMs(response.headers.get('retry-after')),
         );
       }
+      this.#onOpen?.();
       // Every chunk, keep-alive comments included, is a sign of life. Dropping the connection
       // (the caller's abort, or silence) errors the stream read here too: aborting the request
       // alone did not always end a read already waiting on the body, which then waited for the

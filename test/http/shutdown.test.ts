@@ -66,18 +66,25 @@ describe('the API told to stop (SIGTERM) while pull bots are connected', { timeo
     // Black is the example pull bot; white listens by hand and long-polls its match.
     const stopBot = new AbortController();
     const botEvents: string[] = [];
+    let connected = () => {};
+    const listening = new Promise<void>((resolve) => (connected = resolve));
     const bot = runPullBot({
       arena: base,
       token: black.token,
       choose: chooser('random'),
       signal: stopBot.signal,
-      onEvent: (event) => botEvents.push(event),
+      onEvent: (event) => {
+        botEvents.push(event);
+        if (event === 'connected') connected();
+      },
     });
     const stream = await openSse(`${base}/v1/bots/me/events`, { authorization: `Bearer ${white.token}` });
     const poll = fetch(`${base}/v1/matches/${match.id}/state?waitMs=30000`, {
       headers: { authorization: `Bearer ${white.token}` },
     });
-    await until(async () => (await leases(black.id)) === 1, "the example bot's stream");
+    // Its stream's lease is taken before the stream opens.
+    await listening;
+    expect(await leases(black.id)).toBe(1);
     await until(async () => (await leases(white.id)) === 2, "white's stream and long poll");
 
     const stopped = performance.now();

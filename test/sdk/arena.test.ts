@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
-import { until } from '../support/private-redis.ts';
 import { type PullArena, startPullArena } from '../support/pull-arena.ts';
 
 /** The client package against a real arena: its API over loopback HTTP, on real Redis. */
@@ -38,7 +37,14 @@ describe('BotEventStream, on a real arena', { timeout: 60_000 }, () => {
     const opponent = await registerBot(world.h, { name: 'sdk-resume-push', url: world.pushBot.url });
     const arena = createArenaClient({ baseUrl: world.base, token: puller.token });
     const stop = new AbortController();
-    const events = new BotEventStream({ baseUrl: world.base, token: puller.token, signal: stop.signal });
+    let opened = () => {};
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const events = new BotEventStream({
+      baseUrl: world.base,
+      token: puller.token,
+      signal: stop.signal,
+      onOpen: () => opened(),
+    });
     const heard: BotEvent[] = [];
     let failedTurn: BotEvent | undefined;
 
@@ -68,8 +74,9 @@ describe('BotEventStream, on a real arena', { timeout: 60_000 }, () => {
       expect([200, 409]).toContain(response.status);
     }
 
-    const presence = new RedisPullStore(world.h.redis, world.h.prefix);
-    await until(() => presence.isOnline(puller.id), 'the stream to connect');
+    // Open, it is listening: the arena counts the bot online before it answers.
+    await open;
+    expect(await new RedisPullStore(world.h.redis, world.h.prefix).isOnline(puller.id)).toBe(true);
     const id = await createMatch(world.h, opponent.id, puller.id, {
       rules: { timeLimitMs: 5000, overageMs: 0 },
     });
