@@ -35,7 +35,7 @@ describe('npm run build, then npm run start:dist', { timeout: 120_000 }, () => {
       },
       ['dist/src/main.js'],
     );
-    await api.printed('match pool threads started', 30_000);
+    await api.printed(/match pool threads started/, 30_000);
     const spec = await fetch(`${api.url}/openapi.yaml`);
     expect(spec.status).toBe(200);
     expect(await spec.text()).toBe(readFileSync(new URL('openapi.yaml', `file://${ROOT}`), 'utf8'));

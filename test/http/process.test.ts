@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { deleteKeysUnder } from '../../src/redis/maintenance.ts';
-import { type ApiProcess, startApiProcess } from '../support/api-process.ts';
+import { type ApiProcess, printedBy, startApiProcess } from '../support/api-process.ts';
 import { killedAfterTest } from '../support/children.ts';
 import { compiledProgram } from '../support/compiled-programs.ts';
 import { REDIS_URL } from '../support/harness.ts';
@@ -55,18 +55,9 @@ function captured(child: ChildProcess) {
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  /** Resolves with the first match of `pattern` in stdout, once printed (woken by the output). */
-  const printed = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve) => {
-      const look = () => {
-        const found = pattern.exec(stdout);
-        if (found === null) return;
-        child.stdout!.off('data', look);
-        resolve(found);
-      };
-      child.stdout!.on('data', look);
-      look();
-    });
+  /** The first match of `pattern` in stdout, once printed (see `printedBy`). */
+  const printed = (pattern: RegExp, timeoutMs?: number) =>
+    printedBy(child, [child.stdout!], () => stdout, pattern, timeoutMs);
   return { stdout: () => stdout, stderr: () => stderr, printed };
 }
 
@@ -117,7 +108,7 @@ describe('npm start', { timeout: 60_000 }, () => {
       }),
     );
     const out = captured(child);
-    const base = (await out.printed(/open (http:\/\/[^/\s]+)\//))[1]!;
+    const base = (await out.printed(/open (http:\/\/[^/\s]+)\//, 30_000))[1]!;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
@@ -135,7 +126,7 @@ describe('npm start', { timeout: 60_000 }, () => {
       HOUSE_BOTS: 'false',
       METRICS_PORT: String(metricsPort),
     });
-    await api.printed('metrics at');
+    await api.printed(/metrics at/);
     const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(scraped.status).toBe(200);
     expect(await scraped.text()).toContain('process_cpu_user_seconds_total');
@@ -156,12 +147,12 @@ describe('npm start', { timeout: 60_000 }, () => {
     });
     // Every connection up before the outage: one that became ready just after another's first
     // error ended that outage in the log, and the next error began a second one.
-    await api.printed('match pool threads started');
+    await api.printed(/match pool threads started/);
     await redis.stop();
     // Long enough for every connection to fail and retry a few times (retries back off to 2 s).
     await new Promise((done) => setTimeout(done, 4000));
     await redis.start();
-    await api.printed('redis connection restored');
+    await api.printed(/redis connection restored/);
 
     const lines = api.output().trim().split('\n');
     const notJson = lines.filter((line) => {

@@ -7,7 +7,7 @@ import { bullPrefix } from '../../src/queue/match-queue.ts';
 import { registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
-import { matchQueueEvents } from '../support/queue-events.ts';
+import { holdsAfterJobs, matchQueueEvents, queueEvents } from '../support/queue-events.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
 let h: Harness;
@@ -58,20 +58,15 @@ describe('with matchmaking on, two worker processes', { timeout: 90_000 }, () =>
     // Heard as the queues tell them: six matchmade matches' jobs done, and a strength job whose
     // work the leaderboard shows (each finished job of the schedule is a moment to look).
     const matchJobs = await matchQueueEvents(h);
-    const scheduleJobs = await matchQueueEvents(h, SCHEDULE_QUEUE_NAME);
+    const scheduleJobs = await queueEvents(h, SCHEDULE_QUEUE_NAME);
     const sixPlayed = new Promise<void>((resolve) => {
       let played = 0;
       matchJobs.on('completed', () => ++played >= 6 && resolve());
     });
-    let shown = false;
-    const strengthShown = new Promise<void>((resolve) => {
-      scheduleJobs.on('completed', async () => {
-        if (shown) return;
-        const { body } = await request(h.app).get('/v1/leaderboard');
-        shown ||= body.strengthComputedAt !== null;
-        if (shown) resolve();
-      });
-    });
+    const strengthShown = holdsAfterJobs(
+      scheduleJobs,
+      async () => (await request(h.app).get('/v1/leaderboard')).body.strengthComputedAt !== null,
+    );
     const workers = [spawnWorker(h, env), spawnWorker(h, env)];
     try {
       await sixPlayed;

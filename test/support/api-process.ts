@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { killedAfterTest } from './children.ts';
 import { compiledProgram } from './compiled-programs.ts';
@@ -11,11 +12,46 @@ export interface ApiProcess {
   readonly url: string;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
-  /**
-   * Resolves once it has printed `text` (now or later: woken by its output, never polling); rejects
-   * after `timeoutMs`, or if it exits first.
-   */
-  printed(text: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once it has printed a match of `pattern`, stdout or stderr (see `printedBy`). */
+  printed(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+}
+
+/**
+ * Resolves with the first match of `pattern` in `output()` (what `child` printed on `streams` so
+ * far), looked at now and at each chunk it prints: woken by its output, never polling. Rejects if
+ * it exits first, or after `timeoutMs`. Register the listener that collects `output` first.
+ */
+export function printedBy(
+  child: ChildProcess,
+  streams: readonly Readable[],
+  output: () => string,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      for (const stream of streams) stream.off('data', look);
+      child.off('exit', exited);
+    };
+    const look = () => {
+      const found = pattern.exec(output());
+      if (found === null) return;
+      stop();
+      resolve(found);
+    };
+    const exited = (code: number | null) => {
+      stop();
+      reject(new Error(`the process exited with ${code} before printing ${pattern}: ${output()}`));
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`the process did not print ${pattern} within ${timeoutMs} ms: ${output()}`));
+    }, timeoutMs);
+    for (const stream of streams) stream.on('data', look);
+    child.once('exit', exited);
+    look();
+  });
 }
 
 /**
@@ -43,33 +79,8 @@ export function startApiProcess(
   // A test that fails or times out must not leave the process running.
   killedAfterTest(child);
   let output = '';
-  const printed = (text: string, timeoutMs = 15_000) =>
-    new Promise<void>((resolve, reject) => {
-      const stop = () => {
-        clearTimeout(timer);
-        child.stdout!.off('data', look);
-        child.stderr!.off('data', look);
-        child.off('exit', exited);
-      };
-      const look = () => {
-        if (!output.includes(text)) return;
-        stop();
-        resolve();
-      };
-      const exited = (code: number | null) => {
-        stop();
-        reject(new Error(`the API exited with ${code} before printing "${text}": ${output}`));
-      };
-      const timer = setTimeout(() => {
-        stop();
-        reject(new Error(`the API did not print "${text}" within ${timeoutMs} ms: ${output}`));
-      }, timeoutMs);
-      // After `read` (registered first), so each chunk is in `output` when looked at.
-      child.stdout!.on('data', look);
-      child.stderr!.on('data', look);
-      child.once('exit', exited);
-      look();
-    });
+  const printed = (pattern: RegExp, timeoutMs?: number) =>
+    printedBy(child, [child.stdout!, child.stderr!], () => output, pattern, timeoutMs);
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString();

@@ -4,10 +4,10 @@ import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
 import type { Harness } from './harness.ts';
 
 /**
- * The match queue's events (or another queue's of the arena) on the harness' prefix, ready to hear them (as BullMQ's own tests wait
- * on `QueueEvents`, not on polls). Close it in `afterAll`.
+ * The events of the arena's queue `queueName` on the harness' prefix, ready to hear them (as
+ * BullMQ's own tests wait on `QueueEvents`, not on polls). Close it in `afterAll`.
  */
-export async function matchQueueEvents(h: Harness, queueName = MATCH_QUEUE_NAME): Promise<QueueEvents> {
+export async function queueEvents(h: Harness, queueName: string): Promise<QueueEvents> {
   const events = new QueueEvents(queueName, {
     // Its own blocking connection: without the API connection's 2 s command timeout, which would
     // cut every blocking read of events short.
@@ -20,6 +20,11 @@ export async function matchQueueEvents(h: Harness, queueName = MATCH_QUEUE_NAME)
   });
   await events.waitUntilReady();
   return events;
+}
+
+/** The match queue's events (see `queueEvents`). */
+export function matchQueueEvents(h: Harness): Promise<QueueEvents> {
+  return queueEvents(h, MATCH_QUEUE_NAME);
 }
 
 /**
@@ -38,11 +43,12 @@ export async function matchJobDone(
 }
 
 /**
- * Resolves once `holds` answers true: asked now, then after each match job that completes (the
- * moment a match's end, and what follows it, such as a tournament's next round, is written).
- * Woken by the queue's events, never polling; a failed look is retried at the next job.
+ * Resolves once `holds` answers true: asked now, then after each job of `events`' queue that
+ * completes (for the match queue, the moment a match's end, and what follows it, such as a
+ * tournament's next round, is written). Woken by the queue's events, never polling; a failed look
+ * is retried at the next job.
  */
-export function holdsAfterMatchJobs(events: QueueEvents, holds: () => Promise<boolean>): Promise<void> {
+export function holdsAfterJobs(events: QueueEvents, holds: () => Promise<boolean>): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
     const look = async () => {

@@ -4,7 +4,7 @@ import { admin, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';
 import { matchEnded, pliesPlayed } from '../support/match-events.ts';
-import { holdsAfterMatchJobs, matchQueueEvents } from '../support/queue-events.ts';
+import { holdsAfterJobs, matchQueueEvents } from '../support/queue-events.ts';
 import { exited, spawnWorker } from '../support/worker-process.ts';
 
 let h: Harness;
@@ -99,7 +99,7 @@ describe('a Swiss tournament whose worker is killed with SIGKILL in the last mat
     // Two workers take over: the dead one's match goes to one of them after its lock expires.
     const rescuers = [spawnWorker(h), spawnWorker(h)];
     try {
-      await holdsAfterMatchJobs(jobs, async () => (await tournament(id)).status === 'finished');
+      await holdsAfterJobs(jobs, async () => (await tournament(id)).status === 'finished');
     } finally {
       for (const worker of rescuers) worker.kill('SIGTERM');
       await Promise.all(rescuers.map(exited));

@@ -5,7 +5,7 @@ import { HOUSE_BOTS } from '../../src/house/roster.ts';
 import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { holdsAfterMatchJobs, matchQueueEvents } from '../support/queue-events.ts';
+import { holdsAfterJobs, matchQueueEvents } from '../support/queue-events.ts';
 
 let h: Harness;
 let workers: Awaited<ReturnType<typeof startWorkers>>;
@@ -59,7 +59,7 @@ describe('a round robin of the four house bots, paired games from balanced openi
     try {
       expect((await request(h.app).post(`/v1/tournaments/${id}/start`).set(admin)).status).toBe(200);
       // Each round is paired as the last match of the one before ends, in that match's job.
-      await holdsAfterMatchJobs(
+      await holdsAfterJobs(
         jobs,
         async () => (await request(h.app).get(`/v1/tournaments/${id}`)).body.status === 'finished',
       );

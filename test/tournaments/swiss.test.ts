@@ -11,7 +11,7 @@ import {
   playsFirstLegal,
   startLoopbackBot,
 } from '../support/loopback-bot.ts';
-import { holdsAfterMatchJobs, matchQueueEvents } from '../support/queue-events.ts';
+import { holdsAfterJobs, matchQueueEvents } from '../support/queue-events.ts';
 
 let h: Harness;
 let workers: Awaited<ReturnType<typeof startWorkers>>;
@@ -87,7 +87,7 @@ const tournament = async (id: string) => (await request(h.app).get(`/v1/tourname
 async function finished(id: string) {
   const jobs = await matchQueueEvents(h);
   try {
-    await holdsAfterMatchJobs(jobs, async () => (await tournament(id)).status === 'finished');
+    await holdsAfterJobs(jobs, async () => (await tournament(id)).status === 'finished');
   } finally {
     await jobs.close();
   }
