@@ -46,18 +46,31 @@ export async function matchJobDone(
  * Resolves once `holds` answers true: asked now, then after each job of `events`' queue that
  * completes (for the match queue, the moment a match's end, and what follows it, such as a
  * tournament's next round, is written). Woken by the queue's events, never polling; a failed look
- * is retried at the next job.
+ * is retried at the next job. One look at a time (jobs that complete during one ask for one more
+ * after it), so none is still running once this resolves: a request left in flight could meet the
+ * harness closing its connections.
  */
 export function holdsAfterJobs(events: QueueEvents, holds: () => Promise<boolean>): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
+    let looking = false;
+    let lookAgain = false;
     const look = async () => {
       if (done) return;
-      const now = await holds().catch(() => false);
-      if (!now || done) return;
-      done = true;
-      events.off('completed', look);
-      resolve();
+      if (looking) {
+        lookAgain = true;
+        return;
+      }
+      looking = true;
+      do {
+        lookAgain = false;
+        if (await holds().catch(() => false)) {
+          done = true;
+          events.off('completed', look);
+          resolve();
+        }
+      } while (lookAgain && !done);
+      looking = false;
     };
     events.on('completed', look);
     void look();
