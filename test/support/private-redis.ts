@@ -3,17 +3,23 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { redisAnswers } from '../../src/connections/local-redis.ts';
 
-/** A free TCP port on loopback. */
+/**
+ * A free TCP port on loopback for a server a test starts and names the port of (a Redis, a starter
+ * bot). Not one the kernel hands out for port 0: that range is also where outgoing connections take
+ * their local ports, and with files running side by side one of them took a port between its check
+ * and its server's start ("Address already in use"). So the port is drawn below that range, where
+ * only servers told their port listen, and low enough that a cluster node's bus (port + 10000) is
+ * below it too.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = TOLD_PORTS.from + Math.floor(Math.random() * (TOLD_PORTS.to - TOLD_PORTS.from));
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error(`no free port in ${TOLD_PORTS.from}-${TOLD_PORTS.to} on 127.0.0.1`);
 }
+/** Below Linux's default ephemeral range (32768-60999), with room for a cluster bus port above. */
+const TOLD_PORTS = { from: 12_000, to: 22_000 } as const;
 
 /** Asks the server on loopback `port` one question, on a connection of its own that never retries. */
 export async function askServer<T>(port: number, question: (redis: Redis) => Promise<T>): Promise<T> {

@@ -30,9 +30,9 @@ export class RedisClusterSet {
   static async allocate(): Promise<RedisClusterSet> {
     const ports: number[] = [];
     while (ports.length < 6) {
-      // A node also listens on its port + 10000 (the cluster bus): both must be free, and in range.
+      // A node also listens on its port + 10000 (the cluster bus): both must be free.
       const port = await freePort();
-      if (port <= 55535 && !ports.includes(port) && (await portIsFree(port + 10000))) ports.push(port);
+      if (!ports.includes(port) && (await portIsFree(port + 10000))) ports.push(port);
     }
     return new RedisClusterSet(ports);
   }
