@@ -81,14 +81,23 @@ export class AnswerCache {
     this.entries = new BoundedMap(options.maxEntries);
   }
 
-  get(key: string, load: () => Promise<{ value: unknown; keep: boolean }>): Promise<JsonAnswer> {
+  /**
+   * The answer kept under `key` (or loading, with `shareLoads`), if any, without loading one. Only
+   * what a route has checked is ever kept: a route may look up its raw parameter here first and
+   * parse it only on a miss.
+   */
+  kept(key: string): Promise<JsonAnswer> | undefined {
     const found = this.entries.get(key);
-    if (found !== undefined && found.expiresAt > this.now()) {
-      // Most recently used last: a Map keeps insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, found);
-      return found.answer;
-    }
+    if (found === undefined || found.expiresAt <= this.now()) return undefined;
+    // Most recently used last: a Map keeps insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, found);
+    return found.answer;
+  }
+
+  get(key: string, load: () => Promise<{ value: unknown; keep: boolean }>): Promise<JsonAnswer> {
+    const found = this.kept(key);
+    if (found !== undefined) return found;
     const entry: Entry = { answer: Promise.resolve(undefined as never), expiresAt: Number.POSITIVE_INFINITY };
     entry.answer = load().then(
       ({ value, keep }) => {

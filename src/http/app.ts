@@ -26,6 +26,7 @@ import type { Clock, RandomBytes } from '../support/clock.ts';
 import { identify, refuseBadCredentials } from './auth.ts';
 import { jsonBodies } from './body-limit.ts';
 import { httpMetrics } from './metrics.ts';
+import { forPaths, forRoute, inOrder } from './middleware-chain.ts';
 import { presenter } from './present.ts';
 import { errorHandler } from './problem.ts';
 import {
@@ -98,36 +99,20 @@ function outsideApi(router: RequestHandler): RequestHandler {
 
 /** The paths of the pull router's routes (express matches them without case, a final `/` or not). */
 const PULL_PATHS = /^\/v1\/(matches\/[^/]+\/(state|actions)|bots\/me\/(matches|events))\/?$/i;
+/** The paths of the spectators' routes and the export's: a match's own read passes both by. */
+const SPECTATE_PATHS = /^\/v1\/matches\/(live|[^/]+\/events)\/?$/i;
+const EXPORT_PATHS = /^\/v1\/matches\/(export|[^/]+\/export)\/?$/i;
 
 /**
- * The API's routers as one middleware: each is tried, in the order given, only for paths under one
- * of its prefixes (the paths of its routes), or that its pattern matches. Express tries every route
- * of every router in turn, so a read near the end of the list (the leaderboard) paid for a hundred
- * path matches and a dozen router passes before its own; a prefix test skips a router whole. An
- * error skips the rest, as express's own chain does.
+ * The API's routers, each tried, in the order given, only for paths under one of its prefixes (the
+ * paths of its routes), or that its pattern matches. Express tries every route of every router in
+ * turn, so a read near the end of the list (the leaderboard) paid for a hundred path matches and a
+ * dozen router passes before its own; a prefix test skips a router whole.
  */
 function routersByPrefix(
   routers: readonly (readonly [readonly string[] | RegExp, RequestHandler])[],
-): RequestHandler {
-  return (req, res, next) => {
-    const { path } = req;
-    let index = 0;
-    const tryNext = (error?: unknown): void => {
-      if (error !== undefined && error !== null) {
-        next(error);
-        return;
-      }
-      while (index < routers.length) {
-        const [paths, router] = routers[index++]!;
-        if (paths instanceof RegExp ? paths.test(path) : paths.some((prefix) => path.startsWith(prefix))) {
-          void router(req, res, tryNext);
-          return;
-        }
-      }
-      next();
-    };
-    tryNext();
-  };
+): RequestHandler[] {
+  return routers.map(([paths, router]) => forPaths(paths, router));
 }
 
 /**
@@ -225,36 +210,6 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   // Clients over their rate limit are refused first, before anything costs (see refusals.ts).
   const refused = new RefusedClients(deps.clock);
-  app.use(refuseAtTheDoor(refused, doorKey, deps.registry, doorRefusal(config.rateLimit)));
-  app.use(requestLog(logger, httpMetrics(deps.registry)));
-  app.use(securityHeaders());
-  // The web front end's static files are not rate-limited; the API calls its pages make are.
-  app.use(outsideApi(webRouter()));
-  if (config.validateResponses) app.use(responseValidator(spec));
-  app.use(identify({ bots: stores.bots, accounts: deps.accounts }, config.adminToken, signIn));
-  app.use(
-    rateLimiter(deps.rateLimitStores, config.rateLimit, {
-      refused,
-      onFirstRefusal: (req, principal) => logRefusal(logger, req, principal),
-    }),
-  );
-  app.post('/v1/bots', registrationLimiter(deps.rateLimitStores, config.rateLimit));
-  app.post('/v1/guests', guestLimiter(deps.rateLimitStores, config.rateLimit));
-  app.post('/v1/matches', challengeLimiter(deps.rateLimitStores, config.rateLimit));
-  app.use(jsonBodies(JSON_BODY_LIMIT_BYTES));
-  app.use(
-    outsideApi(
-      opsRouter({
-        spec,
-        registry: deps.registry,
-        pingStore: () => stores.health.ping(),
-        isShuttingDown: deps.isShuttingDown ?? (() => false),
-        moreMetrics: () => deps.queue.prometheusMetrics(),
-        metricsHere: config.metricsPort === undefined,
-      }),
-    ),
-  );
-  app.use(refuseBadCredentials);
   const oidc =
     config.oidc === undefined
       ? undefined
@@ -265,120 +220,154 @@ export function createApp(deps: AppDeps): Express {
           accounts,
           random: deps.random,
         });
+  // The middleware run as two chains of our own (see inOrder), with the response validator, when
+  // on, between them as express middleware.
   app.use(
-    routersByPrefix([
-      [['/v1/games/'], gamesRouter(spec, config.limits)],
-      // First for its paths, which no other router's routes take: a turn's read (the state a pull
-      // bot polls, a spectator's) passed three routers' routes before it, 3% of its CPU.
-      [
-        PULL_PATHS,
-        pullRouter({
-          service: pullService,
-          stores,
-          pull,
-          present,
-          keepAliveMs: config.sseKeepAliveMs,
-          spectatorCacheMs: config.spectatorStateCacheMs,
-          validated: config.validateResponses,
+    inOrder([
+      refuseAtTheDoor(refused, doorKey, deps.registry, doorRefusal(config.rateLimit)),
+      requestLog(logger, httpMetrics(deps.registry)),
+      securityHeaders(),
+      // The web front end's static files are not rate-limited; the API calls its pages make are.
+      outsideApi(webRouter()),
+    ]),
+  );
+  if (config.validateResponses) app.use(responseValidator(spec));
+  app.use(
+    inOrder([
+      identify({ bots: stores.bots, accounts: deps.accounts }, config.adminToken, signIn),
+      rateLimiter(deps.rateLimitStores, config.rateLimit, {
+        refused,
+        onFirstRefusal: (req, principal) => logRefusal(logger, req, principal),
+      }),
+      forRoute('POST', '/v1/bots', registrationLimiter(deps.rateLimitStores, config.rateLimit)),
+      forRoute('POST', '/v1/guests', guestLimiter(deps.rateLimitStores, config.rateLimit)),
+      forRoute('POST', '/v1/matches', challengeLimiter(deps.rateLimitStores, config.rateLimit)),
+      jsonBodies(JSON_BODY_LIMIT_BYTES),
+      outsideApi(
+        opsRouter({
+          spec,
+          registry: deps.registry,
+          pingStore: () => stores.health.ping(),
+          isShuttingDown: deps.isShuttingDown ?? (() => false),
+          moreMetrics: () => deps.queue.prometheusMetrics(),
+          metricsHere: config.metricsPort === undefined,
         }),
-      ],
-      // Before the matches router: its /v1/matches/:matchId would take /v1/matches/live.
-      [
-        ['/v1/matches/'],
-        spectateRouter({
-          spectators,
-          keepAliveMs: config.sseKeepAliveMs,
-          maxStreamsPerAddress: config.maxSpectatorStreamsPerAddress,
-        }),
-      ],
-      [
-        ['/v1/bots'],
-        botsRouter({
-          bots,
-          checker: new BotChecker({
+      ),
+      refuseBadCredentials,
+      ...routersByPrefix([
+        [['/v1/games/'], gamesRouter(spec, config.limits)],
+        // First for its paths, which no other router's routes take: a turn's read (the state a pull
+        // bot polls, a spectator's) passed three routers' routes before it, 3% of its CPU.
+        [
+          PULL_PATHS,
+          pullRouter({
+            service: pullService,
             stores,
-            client: deps.botClient,
-            clock: deps.clock,
-            random: deps.random,
+            pull,
+            present,
+            keepAliveMs: config.sseKeepAliveMs,
+            spectatorCacheMs: config.spectatorStateCacheMs,
+            validated: config.validateResponses,
+          }),
+        ],
+        // Before the matches router: its /v1/matches/:matchId would take /v1/matches/live.
+        [
+          SPECTATE_PATHS,
+          spectateRouter({
+            spectators,
+            keepAliveMs: config.sseKeepAliveMs,
+            maxStreamsPerAddress: config.maxSpectatorStreamsPerAddress,
+          }),
+        ],
+        [
+          ['/v1/bots'],
+          botsRouter({
+            bots,
+            checker: new BotChecker({
+              stores,
+              client: deps.botClient,
+              clock: deps.clock,
+              random: deps.random,
+              limits: config.limits,
+            }),
+            checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
+            present,
+            validated: config.validateResponses,
+            clientOrigin: deps.clientOrigin,
+          }),
+        ],
+        [
+          ['/v1/guests'],
+          guestsRouter({
+            guests: new GuestService({
+              stores,
+              clock: deps.clock,
+              random: deps.random,
+              startingRating: config.rating.start,
+            }),
+            present,
+          }),
+        ],
+        // Before the matches router: its /v1/matches/:matchId would take /v1/matches/export.
+        [
+          EXPORT_PATHS,
+          exportRouter({
+            matches,
+            bots: stores.bots,
+            present,
+            limiter: exportLimiter(deps.rateLimitStores, config.rateLimit),
+          }),
+        ],
+        [
+          ['/v1/matches'],
+          matchesRouter(matches, challenges, present, {
+            validated: config.validateResponses,
+            clientOrigin: deps.clientOrigin,
+          }),
+        ],
+        [
+          ['/v1/accounts'],
+          accountsRouter({
+            accounts,
+            signIn,
+            present,
+            accountLimiter: accountLimiter(deps.rateLimitStores, config.rateLimit),
+            publicUrl: config.publicUrl,
+          }),
+        ],
+        [
+          ['/v1/session', '/auth/'],
+          sessionRouter({ signIn, oidc, accounts, present, publicUrl: config.publicUrl }),
+        ],
+        [
+          ['/v1/leaderboard'],
+          leaderboardRouter(stores, present, {
+            cacheMs: config.leaderboardCacheMs,
+            minGames: config.leaderboardMinGames,
+            validated: config.validateResponses,
+          }),
+        ],
+        [['/v1/tournaments'], tournamentsRouter(tournaments)],
+        [
+          ['/v1/solo'],
+          soloRouter(solo, present, {
             limits: config.limits,
+            cacheMs: config.leaderboardCacheMs,
+            validated: config.validateResponses,
           }),
-          checkLimiter: checkLimiter(deps.rateLimitStores, config.rateLimit),
-          present,
-          validated: config.validateResponses,
-          clientOrigin: deps.clientOrigin,
-        }),
-      ],
-      [
-        ['/v1/guests'],
-        guestsRouter({
-          guests: new GuestService({
+        ],
+        [
+          ['/mcp'],
+          mcpRouter({
+            pull: pullService,
+            matches,
             stores,
-            clock: deps.clock,
-            random: deps.random,
-            startingRating: config.rating.start,
+            present,
+            minGames: config.leaderboardMinGames,
+            clientOrigin: deps.clientOrigin,
           }),
-          present,
-        }),
-      ],
-      // Before the matches router: its /v1/matches/:matchId would take /v1/matches/export.
-      [
-        ['/v1/matches/'],
-        exportRouter({
-          matches,
-          bots: stores.bots,
-          present,
-          limiter: exportLimiter(deps.rateLimitStores, config.rateLimit),
-        }),
-      ],
-      [
-        ['/v1/matches'],
-        matchesRouter(matches, challenges, present, {
-          validated: config.validateResponses,
-          clientOrigin: deps.clientOrigin,
-        }),
-      ],
-      [
-        ['/v1/accounts'],
-        accountsRouter({
-          accounts,
-          signIn,
-          present,
-          accountLimiter: accountLimiter(deps.rateLimitStores, config.rateLimit),
-          publicUrl: config.publicUrl,
-        }),
-      ],
-      [
-        ['/v1/session', '/auth/'],
-        sessionRouter({ signIn, oidc, accounts, present, publicUrl: config.publicUrl }),
-      ],
-      [
-        ['/v1/leaderboard'],
-        leaderboardRouter(stores, present, {
-          cacheMs: config.leaderboardCacheMs,
-          minGames: config.leaderboardMinGames,
-          validated: config.validateResponses,
-        }),
-      ],
-      [['/v1/tournaments'], tournamentsRouter(tournaments)],
-      [
-        ['/v1/solo'],
-        soloRouter(solo, present, {
-          limits: config.limits,
-          cacheMs: config.leaderboardCacheMs,
-          validated: config.validateResponses,
-        }),
-      ],
-      [
-        ['/mcp'],
-        mcpRouter({
-          pull: pullService,
-          matches,
-          stores,
-          present,
-          minGames: config.leaderboardMinGames,
-          clientOrigin: deps.clientOrigin,
-        }),
-      ],
+        ],
+      ]),
     ]),
   );
   app.use(unknownRoute(spec, WEB_PAGES));

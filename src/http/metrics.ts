@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { Histogram, type Registry } from 'prom-client';
+import { BoundedMap } from '../support/bounded-map.ts';
 
 /** Records one answered request: its route, method and status, and how long it took. */
 export type RequestObserver = (req: Request, res: Response, seconds: number) => void;
@@ -17,10 +18,19 @@ export function httpMetrics(registry: Registry): RequestObserver {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 30],
     registers: [registry],
   });
+  // Each label set's series, found by one string: prom-client hashes the labels object (sorting
+  // its keys) on every observation.
+  const series = new BoundedMap<string, Histogram.Internal<'method' | 'route' | 'status'>>(1000);
   return (req, res, seconds) => {
     const route = req.route
       ? `${req.baseUrl}${req.route.path === '/' ? '' : req.route.path}` || '/'
       : 'unmatched';
-    duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+    const labels = `${req.method} ${res.statusCode} ${route}`;
+    let found = series.get(labels);
+    if (found === undefined) {
+      found = duration.labels({ method: req.method, route, status: String(res.statusCode) });
+      series.set(labels, found);
+    }
+    found.observe(seconds);
   };
 }

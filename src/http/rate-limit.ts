@@ -1,10 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   type AugmentedRequest,
   type IncrementResponse,
   ipKeyGenerator,
   type Options,
+  type RateLimitInfo,
   rateLimit,
   type Store,
 } from 'express-rate-limit';
@@ -33,9 +35,11 @@ const GIVE_BACK = 'rateLimitGiveBack';
  * them would make it lose on time. Retries, refused actions and every other request still count.
  */
 export function markMovePlayed(res: Response): void {
-  const giveBack = res.locals[GIVE_BACK] as (() => void) | undefined;
+  const given = res.locals[GIVE_BACK] as { store: Store; count: RateLimitInfo } | undefined;
   res.locals[GIVE_BACK] = undefined;
-  giveBack?.();
+  if (given === undefined) return;
+  const { resetTime, key } = given.count;
+  if (resetTime === undefined || Date.now() < resetTime.getTime()) void given.store.decrement(key);
 }
 
 /** Probes and scrapes, never limited: the health checks take no token, the metrics the admin's. */
@@ -43,7 +47,32 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/readyz']);
 const ADMIN_PATHS = new Set(['/metrics']);
 
 const ADDRESS_KEY = 'a:';
-const addressKey = (ip: string | undefined) => `${ADDRESS_KEY}${ipKeyGenerator(ip ?? 'unknown')}`;
+/**
+ * The key of the request's client address (IPv6 by /56), worked out once per request, and once per
+ * connection when no proxy header names another address: `req.ip` parses the forwarding header,
+ * the grouping tests for IPv6 with a long pattern, and the door, the general limit and an
+ * operation's limit each ask, on every request of a kept-alive connection.
+ */
+function addressKey(req: Request): string {
+  let key = req[ADDRESS_KEY_OF];
+  if (key !== undefined) return key;
+  const socket = req.socket as Socket & { [ADDRESS_KEY_OF]?: string };
+  const ofConnection = req.headers['x-forwarded-for'] === undefined;
+  key = ofConnection ? socket[ADDRESS_KEY_OF] : undefined;
+  if (key === undefined) {
+    key = `${ADDRESS_KEY}${ipKeyGenerator(req.ip ?? 'unknown')}`;
+    if (ofConnection) socket[ADDRESS_KEY_OF] = key;
+  }
+  req[ADDRESS_KEY_OF] = key;
+  return key;
+}
+const ADDRESS_KEY_OF = Symbol('rate-limit.address-key');
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    [ADDRESS_KEY_OF]?: string;
+  }
+}
 
 /** Where a request came from: see `clientOriginHasher`. */
 export type ClientOrigin = (req: Request) => string;
@@ -57,7 +86,7 @@ export type ClientOrigin = (req: Request) => string;
  * served, and dropped when the challenge ends or the bot retires.
  */
 export function clientOriginHasher(key: string): ClientOrigin {
-  return (req) => createHmac('sha256', key).update(addressKey(req.ip)).digest('base64url').slice(0, 16);
+  return (req) => createHmac('sha256', key).update(addressKey(req)).digest('base64url').slice(0, 16);
 }
 
 /** Who a request is for the general limit, before its token is looked up (see `RefusedClients`). */
@@ -66,7 +95,7 @@ export const doorKey: DoorKey = (req) => {
   if (header) return `t:${header}`;
   // A browser's session cookie stands for its account as a token does (see `identify`).
   const session = sessionToken(req);
-  return session === null ? addressKey(req.ip) : `s:${session}`;
+  return session === null ? addressKey(req) : `s:${session}`;
 };
 
 /** The sentence of the general limit's refusal. */
@@ -98,13 +127,14 @@ export const doorRefusal =
  */
 function draft8Headers(windowMs: number): (req: Request, res: Response, name: string) => void {
   const windowSeconds = Math.ceil(windowMs / 1000);
-  const partitionKeys = new BoundedMap<string, string>(10_000);
-  const partitionKey = (key: string): string => {
-    let found = partitionKeys.get(key);
+  // A key's policy never changes (its name and limit follow from the key): written once.
+  const policies = new BoundedMap<string, string>(10_000);
+  const policyOf = (key: string, name: string, limit: number): string => {
+    let found = policies.get(key);
     if (found === undefined) {
       const hex = createHash('sha256').update(key).digest('hex').slice(0, 12);
-      found = Buffer.from(hex).toString('base64');
-      partitionKeys.set(key, found);
+      found = `"${name}"; q=${limit}; w=${windowSeconds}; pk=:${Buffer.from(hex).toString('base64')}:`;
+      policies.set(key, found);
     }
     return found;
   };
@@ -116,10 +146,7 @@ function draft8Headers(windowMs: number): (req: Request, res: Response, name: st
         ? windowSeconds
         : Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000));
     res.setHeader('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds}`);
-    res.setHeader(
-      'RateLimit-Policy',
-      `"${name}"; q=${info.limit}; w=${windowSeconds}; pk=:${partitionKey(info.key)}:`,
-    );
+    res.setHeader('RateLimit-Policy', policyOf(info.key, name, info.limit));
   };
 }
 
@@ -156,7 +183,7 @@ export function rateLimiter(
   });
   void store.init?.({ windowMs: limits.windowMs } as Options);
   const keyOf = (req: Request, who: Principal | null): string => {
-    if (who === null) return addressKey(req.ip);
+    if (who === null) return addressKey(req);
     if (who.kind === 'admin') return 'admin';
     return who.kind === 'bot' ? `b:${who.botId}` : `acc:${who.accountId}`;
   };
@@ -189,21 +216,22 @@ export function rateLimiter(
     { totalHits, resetTime }: IncrementResponse,
   ) => {
     const limit = who === null ? limits.perIp : limits.perToken;
-    (req as AugmentedRequest).rateLimit = {
+    const count: RateLimitInfo = {
       limit,
       used: totalHits,
       remaining: Math.max(limit - totalHits, 0),
       resetTime,
       key,
     };
+    (req as AugmentedRequest).rateLimit = count;
     setHeaders(req, res, who === null ? 'address' : 'token');
     if (totalHits > limit) {
       refuse(req, res, next, who, key, resetTime?.getTime() ?? Date.now() + limits.windowMs);
       return;
     }
-    res.locals[GIVE_BACK] = () => {
-      if (resetTime === undefined || Date.now() < resetTime.getTime()) void store.decrement(key);
-    };
+    // What markMovePlayed needs, not a closure made per request. Not req.rateLimit, which an
+    // operation limiter (express-rate-limit) on the same request overwrites with its own count.
+    res.locals[GIVE_BACK] = { store, count };
     next();
   };
   return (req, res, next) => {
@@ -289,7 +317,7 @@ export function registrationLimiter(stores: RateLimitStores, limits: Config['rat
     limiter: 'registrations',
     windowMs: HOUR_MS,
     limit: limits.registrationsPerHour,
-    key: (req) => addressKey(req.ip),
+    key: (req) => addressKey(req),
     refusal: `Too many registrations from this address: at most ${limits.registrationsPerHour} bots an hour.`,
   });
 }
@@ -300,7 +328,7 @@ export function accountLimiter(stores: RateLimitStores, limits: Config['rateLimi
     limiter: 'accounts',
     windowMs: HOUR_MS,
     limit: limits.accountsPerHour,
-    key: (req) => addressKey(req.ip),
+    key: (req) => addressKey(req),
     refusal: `Too many accounts from this address: at most ${limits.accountsPerHour} an hour.`,
   });
 }
@@ -314,7 +342,7 @@ export function guestLimiter(stores: RateLimitStores, limits: Config['rateLimit'
     limiter: 'guests',
     windowMs: HOUR_MS,
     limit: limits.guestsPerHour,
-    key: (req) => addressKey(req.ip),
+    key: (req) => addressKey(req),
     refusal: `Too many guests from this address: at most ${limits.guestsPerHour} an hour.`,
   });
 }
@@ -322,7 +350,7 @@ export function guestLimiter(stores: RateLimitStores, limits: Config['rateLimit'
 /** Per bot token, else per client address. */
 function botOrAddressKey(req: Request, res: Response): string {
   const who = principalOf(res);
-  return who?.kind === 'bot' ? `b:${who.botId}` : addressKey(req.ip);
+  return who?.kind === 'bot' ? `b:${who.botId}` : addressKey(req);
 }
 
 /** Bot checks per bot (else per address) and minute: each one makes the arena call a URL. */
@@ -358,7 +386,7 @@ export function challengeLimiter(stores: RateLimitStores, limits: Config['rateLi
       limiter: 'challengesByAddress',
       windowMs: HOUR_MS,
       limit: limits.challengesPerAddressPerHour,
-      key: (req) => addressKey(req.ip),
+      key: (req) => addressKey(req),
       skip,
       refusal: `Too many challenges from this address: at most ${limits.challengesPerAddressPerHour} an hour.`,
     }),

@@ -48,8 +48,8 @@ export function requestLog(logger: Logger, observe: RequestObserver): RequestHan
   }
   return (_req, res, next) => {
     res[STARTED] = performance.now();
-    // `on`, not `once`: `logOnce` runs once by itself, and each `once` wrapper is held per open stream.
-    res.on('finish', logOnce);
+    // `close` alone: node emits it after `finish` too (a tick later), and a second listener per
+    // request was a cost of every read. `on`, not `once`: each `once` wrapper is held per open stream.
     res.on('close', logOnce);
     next();
   };

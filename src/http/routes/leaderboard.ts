@@ -53,8 +53,12 @@ export function leaderboardRouter(
       strengthComputedAt: strengthComputedAt === null ? null : new Date(strengthComputedAt).toISOString(),
     };
   };
+  // What a request without a query asks for (most do): the schema's defaults, parsed once.
+  const firstPage = parse(leaderboardQuery, {}, 'query');
   router.get('/v1/leaderboard', async (req, res) => {
-    const { offset, limit, pool } = parse(leaderboardQuery, req.query, 'query');
+    const { offset, limit, pool } = req.url.includes('?')
+      ? parse(leaderboardQuery, req.query, 'query')
+      : firstPage;
     const answer =
       pages === null
         ? jsonAnswer(await page(offset, limit, pool))

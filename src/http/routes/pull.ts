@@ -51,9 +51,16 @@ export function pullRouter(deps: PullRouterDeps): Router {
         })
       : null;
   router.get('/v1/matches/:matchId/state', async (req, res) => {
+    const spectator = spectated !== null && principalOf(res) === null;
+    // A state read by a spectator a moment ago, asked again without a query: its id was checked then.
+    const kept = spectator && !req.url.includes('?') ? spectated.kept(req.params.matchId) : undefined;
+    if (kept !== undefined) {
+      sendJson(res, await kept, deps.validated);
+      return;
+    }
     const { matchId } = parse(matchIdParams, req.params, 'params');
     const { waitMs } = parse(matchStateQuery, req.query, 'query');
-    if (spectated !== null && principalOf(res) === null) {
+    if (spectator) {
       const answer = await spectated.get(matchId, async () => ({
         value: await deps.service.state(null, matchId),
         keep: true,
