@@ -220,20 +220,19 @@ export function createApp(deps: AppDeps): Express {
           accounts,
           random: deps.random,
         });
-  // The middleware run as two chains of our own (see inOrder), with the response validator, when
-  // on, between them as express middleware.
+  const first = [
+    refuseAtTheDoor(refused, doorKey, deps.registry, doorRefusal(config.rateLimit)),
+    requestLog(logger, httpMetrics(deps.registry)),
+    securityHeaders(),
+    // The web front end's static files are not rate-limited; the API calls its pages make are.
+    outsideApi(webRouter()),
+  ];
+  // The middleware runs as one chain of our own (see inOrder); when responses are validated, as two,
+  // with the validator (express middleware, error handlers among them) between them.
+  if (config.validateResponses) app.use(inOrder(first), responseValidator(spec));
   app.use(
     inOrder([
-      refuseAtTheDoor(refused, doorKey, deps.registry, doorRefusal(config.rateLimit)),
-      requestLog(logger, httpMetrics(deps.registry)),
-      securityHeaders(),
-      // The web front end's static files are not rate-limited; the API calls its pages make are.
-      outsideApi(webRouter()),
-    ]),
-  );
-  if (config.validateResponses) app.use(responseValidator(spec));
-  app.use(
-    inOrder([
+      ...(config.validateResponses ? [] : first),
       identify({ bots: stores.bots, accounts: deps.accounts }, config.adminToken, signIn),
       rateLimiter(deps.rateLimitStores, config.rateLimit, {
         refused,
