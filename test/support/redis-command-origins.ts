@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Pipeline, Redis } from 'ioredis';
 
 /**
  * Gives each Redis command's errors the stack of the code that sent it. ioredis rejects every
@@ -14,14 +14,19 @@ const fork = globalThis as { [installed]?: true };
 
 if (fork[installed] === undefined) {
   fork[installed] = true;
-  const redis = Redis.prototype as unknown as {
-    sendCommand(command: { errorStack?: Error }, stream?: unknown): unknown;
-  };
-  const send = redis.sendCommand;
-  redis.sendCommand = function (this: unknown, command: { errorStack?: Error }, stream?: unknown) {
-    // Read by the command's reject (ioredis Command.initPromise) when it fails: the error then
-    // carries this stack, as with showFriendlyErrorStack.
-    command.errorStack ??= new Error();
-    return send.call(this, command, stream);
-  };
+  // A server's connection, a cluster client (which refuses a command itself while it is not
+  // ready, before any node's connection sees it) and a pipeline (an auto-pipelined command is
+  // queued on one in its sender's call, and sent from a later tick with no sender on the stack).
+  for (const kind of [Redis, Cluster, Pipeline]) {
+    const prototype = kind.prototype as unknown as {
+      sendCommand(command: { errorStack?: Error }, ...rest: unknown[]): unknown;
+    };
+    const send = prototype.sendCommand;
+    prototype.sendCommand = function (this: unknown, command: { errorStack?: Error }, ...rest: unknown[]) {
+      // Read by the command's reject (ioredis Command.initPromise) when it fails: the error then
+      // carries this stack, as with showFriendlyErrorStack.
+      command.errorStack ??= new Error();
+      return send.call(this, command, ...rest);
+    };
+  }
 }
