@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { z } from 'zod';
 import { InvalidRequestError, type ValidationIssue } from '../model/errors.ts';
 
@@ -100,4 +101,12 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, part: Part
       ? 'This needs a JSON body (Content-Type: application/json).'
       : `The request ${part} is invalid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}.`;
   throw new InvalidRequestError(code, message, issues);
+}
+
+/**
+ * Whether the request's URL has a query string. A hot read without one takes its schema's
+ * defaults, parsed once, instead of parsing an empty query on every request.
+ */
+export function hasQuery(req: Request): boolean {
+  return req.url.includes('?');
 }

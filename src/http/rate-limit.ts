@@ -317,7 +317,7 @@ export function registrationLimiter(stores: RateLimitStores, limits: Config['rat
     limiter: 'registrations',
     windowMs: HOUR_MS,
     limit: limits.registrationsPerHour,
-    key: (req) => addressKey(req),
+    key: addressKey,
     refusal: `Too many registrations from this address: at most ${limits.registrationsPerHour} bots an hour.`,
   });
 }
@@ -328,7 +328,7 @@ export function accountLimiter(stores: RateLimitStores, limits: Config['rateLimi
     limiter: 'accounts',
     windowMs: HOUR_MS,
     limit: limits.accountsPerHour,
-    key: (req) => addressKey(req),
+    key: addressKey,
     refusal: `Too many accounts from this address: at most ${limits.accountsPerHour} an hour.`,
   });
 }
@@ -342,7 +342,7 @@ export function guestLimiter(stores: RateLimitStores, limits: Config['rateLimit'
     limiter: 'guests',
     windowMs: HOUR_MS,
     limit: limits.guestsPerHour,
-    key: (req) => addressKey(req),
+    key: addressKey,
     refusal: `Too many guests from this address: at most ${limits.guestsPerHour} an hour.`,
   });
 }
@@ -386,7 +386,7 @@ export function challengeLimiter(stores: RateLimitStores, limits: Config['rateLi
       limiter: 'challengesByAddress',
       windowMs: HOUR_MS,
       limit: limits.challengesPerAddressPerHour,
-      key: (req) => addressKey(req),
+      key: addressKey,
       skip,
       refusal: `Too many challenges from this address: at most ${limits.challengesPerAddressPerHour} an hour.`,
     }),

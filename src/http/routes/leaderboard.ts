@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { components } from '../../contract/index.ts';
 import type { Stores } from '../../store/store.ts';
 import { AnswerCache, jsonAnswer, sendJson } from '../answer-cache.ts';
-import { parse } from '../parse.ts';
+import { hasQuery, parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
 import { leaderboardQuery } from '../schemas.ts';
 
@@ -56,9 +56,7 @@ export function leaderboardRouter(
   // What a request without a query asks for (most do): the schema's defaults, parsed once.
   const firstPage = parse(leaderboardQuery, {}, 'query');
   router.get('/v1/leaderboard', async (req, res) => {
-    const { offset, limit, pool } = req.url.includes('?')
-      ? parse(leaderboardQuery, req.query, 'query')
-      : firstPage;
+    const { offset, limit, pool } = hasQuery(req) ? parse(leaderboardQuery, req.query, 'query') : firstPage;
     const answer =
       pages === null
         ? jsonAnswer(await page(offset, limit, pool))

@@ -5,7 +5,7 @@ import type { BotEventStore } from '../../store/pull-store.ts';
 import type { Stores } from '../../store/store.ts';
 import { AnswerCache, sendJson } from '../answer-cache.ts';
 import { principalOf } from '../auth.ts';
-import { parse } from '../parse.ts';
+import { hasQuery, parse } from '../parse.ts';
 import type { Presenter } from '../present.ts';
 import { markMovePlayed } from '../rate-limit.ts';
 import {
@@ -53,7 +53,7 @@ export function pullRouter(deps: PullRouterDeps): Router {
   router.get('/v1/matches/:matchId/state', async (req, res) => {
     const spectator = spectated !== null && principalOf(res) === null;
     // A state read by a spectator a moment ago, asked again without a query: its id was checked then.
-    const kept = spectator && !req.url.includes('?') ? spectated.kept(req.params.matchId) : undefined;
+    const kept = spectator && !hasQuery(req) ? spectated.kept(req.params.matchId) : undefined;
     if (kept !== undefined) {
       sendJson(res, await kept, deps.validated);
       return;
