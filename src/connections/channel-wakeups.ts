@@ -1,3 +1,4 @@
+import { Cluster } from 'ioredis';
 import { quitWithin } from './close-within.ts';
 import type { RedisClient } from './redis-connection.ts';
 
@@ -14,10 +15,12 @@ interface Listeners {
 }
 
 /**
- * Wake-ups on many pub/sub channels over one subscriber connection, so a thousand waits are a
- * thousand callbacks, not a thousand sockets. A wake-up only says "look again": messages published
- * while the connection is down are lost, so every listener is woken (with no message) when it
- * comes back, and waiters always re-read the truth from the store.
+ * Wake-ups on many sharded pub/sub channels (`SSUBSCRIBE`; writers `SPUBLISH`) over one subscriber
+ * connection, so a thousand waits are a thousand callbacks, not a thousand sockets. A wake-up only
+ * says "look again": messages published while the connection is down are lost, so every listener
+ * is woken (with no message) when it comes back, and waiters always re-read the truth from the store.
+ * Sharded, not plain, pub/sub: on a cluster a plain message crossed the cluster bus to every node,
+ * which added 20-40 ms to each wake-up (docs/cluster.md); a sharded one is heard at its primary.
  */
 export class ChannelWakeups {
   #subscriber: RedisClient | undefined;
@@ -34,7 +37,7 @@ export class ChannelWakeups {
     const subscriber = this.#connection();
     let listeners = this.#channels.get(channel);
     if (listeners === undefined) {
-      listeners = { wakes: new Set(), subscribed: subscriber.subscribe(channel) };
+      listeners = { wakes: new Set(), subscribed: subscriber.ssubscribe(channel) };
       this.#channels.set(channel, listeners);
     }
     const mine = listeners;
@@ -51,7 +54,7 @@ export class ChannelWakeups {
       mine.wakes.delete(wake);
       if (mine.wakes.size === 0 && this.#channels.get(channel) === mine) {
         this.#channels.delete(channel);
-        subscriber.unsubscribe(channel).catch(() => {});
+        subscriber.sunsubscribe(channel).catch(() => {});
       }
     };
   }
@@ -59,9 +62,12 @@ export class ChannelWakeups {
   #connection(): RedisClient {
     if (this.#subscriber === undefined) {
       const subscriber = this.connect();
-      subscriber.on('message', (channel: string, message: string) => {
+      subscriber.on('smessage', (channel: string, message: string) => {
         for (const wake of this.#channels.get(channel)?.wakes ?? []) wake(message);
       });
+      const wakeAll = () => {
+        for (const { wakes } of this.#channels.values()) for (const wake of wakes) wake();
+      };
       let connectedBefore = false;
       subscriber.on('ready', () => {
         // The first connection lost nothing: each listener reads once its subscription is in
@@ -73,11 +79,18 @@ export class ChannelWakeups {
         }
         // ioredis has resent the subscriptions (before emitting 'ready'): the PING's answer comes
         // after theirs, so a message published once the listeners look again is not missed.
-        const wakeAll = () => {
-          for (const { wakes } of this.#channels.values()) for (const wake of wakes) wake();
-        };
         subscriber.ping().then(wakeAll, wakeAll);
       });
+      if (subscriber instanceof Cluster) {
+        // A cluster's shard subscribers are connections of their own: when one is replaced (its
+        // primary failed over), ioredis sends its subscriptions again, unconfirmed, and says so.
+        // Subscribing again (harmless) gives the confirmation to look again after.
+        subscriber.on('subscribersReady', () => {
+          const channels = [...this.#channels.keys()];
+          if (channels.length === 0) return;
+          Promise.all(channels.map((channel) => subscriber.ssubscribe(channel))).then(wakeAll, wakeAll);
+        });
+      }
       // Errors reach the waiters as silence; they re-read the store when woken or at their deadline.
       subscriber.on('error', () => {});
       this.#subscriber = subscriber;

@@ -10,5 +10,5 @@ import { BOT_EVENTS_KEPT, type StoreKeys } from './keys.ts';
 export function writeBotEvent(tx: GuardedWrites, keys: StoreKeys, event: BotAnnouncement): void {
   const stream = keys.botEvents(event.botId);
   tx.write('XADD', stream, 'MAXLEN', '~', BOT_EVENTS_KEPT, '*', 'type', event.type, 'data', event.data);
-  tx.write('PUBLISH', keys.streamAppends, stream);
+  tx.write('SPUBLISH', keys.streamAppends, stream);
 }

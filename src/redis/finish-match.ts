@@ -239,6 +239,6 @@ function writePlan(
   });
   const events = keys.matchEvents(match.id);
   tx.write('XADD_ALONE', events, 'type', 'finished', 'data', finished);
-  tx.write('PUBLISH', keys.streamAppends, events);
+  tx.write('SPUBLISH', keys.streamAppends, events);
   tx.write('EXPIRE', events, MATCH_EVENTS_TTL_SECONDS);
 }

@@ -38,7 +38,7 @@ export class GuardedWrites {
 
   /**
    * A Redis command on `key`, made only when every guard holds. `key` goes in the script's KEYS;
-   * PUBLISH's channel may stand there (the arena runs on one Redis, not a cluster of slots).
+   * SPUBLISH's shard channel may stand there (it lies in the arena's slot, as the keys do).
    */
   write(command: string, key: string, ...args: (string | number)[]): this {
     this.#writes.push(2 + args.length, command, this.#keyIndex(key), ...args);

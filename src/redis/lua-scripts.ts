@@ -218,7 +218,7 @@ return status
  * the run's), -1 when the match is not running.
  */
 export const APPEND_MOVES = `
-${refuseUnlessAllowed("'PUBLISH'", 'ARGV[#ARGV]', "''")}
+${refuseUnlessAllowed("'SPUBLISH'", 'ARGV[#ARGV]', "''")}
 ${refuseUnlessAllowed("'SET'", 'KEYS[1]', "''")}
 ${refuseUnlessAllowed("'HSET'", 'KEYS[2]', "'moveCount'", "''")}
 ${refuseUnlessAllowed("'XADD'", 'KEYS[3]', "'*'", "'type'", "'move'")}
@@ -240,7 +240,7 @@ for i = 1, #KEYS, 3 do
       redis.call('HSET', KEYS[i + 1], 'moveCount', ARGV[a], 'moveWriter', ARGV[a + 2] .. ':' .. ARGV[a])
       if ARGV[a + 4] ~= '' then
         redis.call('XADD', KEYS[i + 2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'move', 'data', ARGV[a + 4])
-        redis.call('PUBLISH', ARGV[#ARGV], KEYS[i + 2])
+        redis.call('SPUBLISH', ARGV[#ARGV], KEYS[i + 2])
       end
     end
   end
@@ -258,10 +258,10 @@ return results
  */
 export const ANNOUNCE_TURN = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
-${refuseUnlessAllowed("'PUBLISH'", 'ARGV[2]', "''")}
+${refuseUnlessAllowed("'SPUBLISH'", 'ARGV[2]', "''")}
 ${refuseUnlessAllowed("'XADD'", 'KEYS[2]', "'*'", "'type'", "'turn'")}
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'turn', 'data', ARGV[1])
-redis.call('PUBLISH', ARGV[2], KEYS[2])
+redis.call('SPUBLISH', ARGV[2], KEYS[2])
 return 1
 `;
 
@@ -289,7 +289,7 @@ local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
  * worker left. Returns the start (epoch ms).
  */
 export const OPEN_TURN = `
-${refuseUnlessAllowed("'PUBLISH'", 'ARGV[11]', "''")}
+${refuseUnlessAllowed("'SPUBLISH'", 'ARGV[11]', "''")}
 ${refuseUnlessAllowed("'XADD'", 'KEYS[2]', "'*'", "'type'", "'yourTurn'")}
 ${refuseUnlessAllowed("'HSET'", 'KEYS[1]', "'ply'", "''")}
 ${NOW}
@@ -297,7 +297,7 @@ redis.call('HSET', KEYS[1], 'matchId', ARGV[1], 'ply', ARGV[2], 'player', ARGV[3
   'deadline', ARGV[5], 'timeoutMs', ARGV[6], 'run', ARGV[7], 'ratingBlack', ARGV[8], 'ratingWhite', ARGV[9],
   'startedAt', now)
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ${BOT_EVENTS_KEPT}, '*', 'type', 'yourTurn', 'data', ARGV[10])
-redis.call('PUBLISH', ARGV[11], KEYS[2])
+redis.call('SPUBLISH', ARGV[11], KEYS[2])
 return now
 `;
 
@@ -322,7 +322,7 @@ return 1
  * Returns 'recorded', 'late' or 'not-open'.
  */
 export const RECORD_PULLED_MOVE = `
-${refuseUnlessAllowed("'PUBLISH'", 'ARGV[7]', "''")}
+${refuseUnlessAllowed("'SPUBLISH'", 'ARGV[7]', "''")}
 ${refuseUnlessAllowed("'SET'", 'KEYS[3]', "''")}
 ${refuseUnlessAllowed("'HSET'", 'KEYS[2]', "'moveCount'", "''")}
 ${refuseUnlessAllowed("'XADD'", 'KEYS[4]', "'*'", "'type'", "'move'")}
@@ -336,7 +336,7 @@ redis.call('SET', KEYS[3], (redis.call('GET', KEYS[3]) or '') .. ARGV[3])
 redis.call('HSET', KEYS[2], 'moveCount', ARGV[1], 'moveWriter', turn[5] .. ':' .. ARGV[1])
 redis.call('DEL', KEYS[1])
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ${MATCH_EVENTS_KEPT}, '*', 'type', 'move', 'data', ARGV[4])
-redis.call('PUBLISH', ARGV[7], KEYS[4])
+redis.call('SPUBLISH', ARGV[7], KEYS[4])
 if KEYS[5] then redis.call('SET', KEYS[5], ARGV[5], 'EX', ARGV[6]) end
 return 'recorded'
 `;

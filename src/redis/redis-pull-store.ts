@@ -1,6 +1,6 @@
 import { ChannelWakeups } from '../connections/channel-wakeups.ts';
 import { type LuaCommand, luaCommand } from '../connections/lua-command.ts';
-import { duplicateClient, type RedisClient } from '../connections/redis-connection.ts';
+import { type RedisClient, subscriberLike } from '../connections/redis-connection.ts';
 import { type StreamEntry, StreamReader, StreamWaits, trimmedPast } from '../connections/stream-waits.ts';
 import { gameFor } from '../game/index.ts';
 import type { MoveRecord } from '../model/records.ts';
@@ -72,7 +72,7 @@ export class RedisPullStore implements PullStore {
     this.#recordPulledMove = luaCommand<string>(redis, RECORD_PULLED_MOVE, undefined);
     this.#holdStream = luaCommand(redis, HOLD_STREAM, 1);
     this.#wakeups = new ChannelWakeups(() =>
-      duplicateClient(redis, {
+      subscriberLike(redis, {
         enableOfflineQueue: true,
         maxRetriesPerRequest: null,
         commandTimeout: undefined,
@@ -218,7 +218,7 @@ export class RedisPullStore implements PullStore {
     await this.#redis
       .multi()
       .xadd(key, 'MAXLEN', '~', BOT_EVENTS_KEPT, '*', 'type', type, 'data', data)
-      .publish(this.#keys.streamAppends, key)
+      .spublish(this.#keys.streamAppends, key)
       .exec();
   }
 

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisPullStore } from '../../src/redis/redis-pull-store.ts';
 import { startWorkers } from '../../src/wiring/processes.ts';
 import { admin, registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
@@ -51,7 +52,8 @@ async function clusterTopology(): Promise<Topology> {
  * The arena on a replicated Redis, behind Sentinel and as a cluster: the primary that holds the
  * arena's keys is killed with kill -9 while a rated match is being played, and the arena carries on
  * against the promoted replica without a restart: the API answers again, and the match ends once,
- * its ratings zero-sum.
+ * its ratings zero-sum. A spectator's wait (as every event stream and long poll waits) that
+ * listened before the failover is woken by a move made after it.
  */
 describe.each([
   ['Sentinel (REDIS_SENTINELS)', sentinelTopology],
@@ -66,7 +68,8 @@ describe.each([
     // LOG_LEVEL fatal: the failover's expected 503s would each log an error line.
     h = await createHarness({ ...topology.env, SHUTDOWN_GRACE_MS: '0', LOG_LEVEL: 'fatal' });
     workers = await startWorkers(h.config, pino({ level: 'silent' }));
-    for (let i = 0; i < 2; i++) bots.push(await startLoopbackBot(playsFirstLegal(40)));
+    // Slow enough that the match is still being played when the failover is over (see the waits).
+    for (let i = 0; i < 2; i++) bots.push(await startLoopbackBot(playsFirstLegal(80)));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(bots.map((bot) => bot.close()));
@@ -89,6 +92,11 @@ describe.each([
     const match = () => request(h.app).get(`/v1/matches/${matchId}`);
     await pliesPlayed(h, matchId, 6, 20_000);
     await topology.replicated();
+    const waits = new RedisPullStore(h.redis, h.prefix);
+    const stop = new AbortController();
+    const spectator = waits.matchEvents.openReader(stop.signal);
+    // Listening before the failover (what the stream already holds answers at once).
+    expect((await spectator.read(matchId, '0-0', 10_000)).length).toBeGreaterThan(0);
 
     await topology.killPrimary(h.prefix);
     const killedAt = Date.now();
@@ -106,6 +114,23 @@ describe.each([
     // Only 503s (the store unreachable) while the primary fails over, never another error.
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     console.log(`failover: the API answered again after ${outageMs} ms (${statuses.length} reads)`);
+
+    // From the stream's end, a wait reads nothing at first: only a wake-up answers it before its
+    // deadline, which the subscriber gives only once it listens again after the failover.
+    const [[lastId]] = (await h.redis.xrevrange(
+      h.stores.keys.matchEvents(matchId),
+      '+',
+      '-',
+      'COUNT',
+      1,
+    )) as [[string, string[]]];
+    try {
+      const woken = await spectator.read(matchId, lastId, 20_000);
+      expect(woken.length, 'a wait from the end of the stream timed out, never woken').toBeGreaterThan(0);
+    } finally {
+      stop.abort();
+      await waits.close();
+    }
 
     await matchEnded(h, matchId, 60_000);
     const finished = (await match()).body;

@@ -34,7 +34,7 @@ async function recordMove(admin: Redis, matchId: string): Promise<void> {
     lastLatency: { black: null, white: 5 },
   };
   await admin.xadd(keys.matchEvents(matchId), '*', 'type', 'move', 'data', JSON.stringify({ move, turn }));
-  await admin.publish(keys.streamAppends, keys.matchEvents(matchId));
+  await admin.spublish(keys.streamAppends, keys.matchEvents(matchId));
 }
 
 /** Connections the redis-server of this test has open, this test's admin connection included. */

@@ -24,7 +24,7 @@ beforeAll(async () => {
   world = await startPullArena({ REDIS_URL: `redis://arena:arena-secret@127.0.0.1:${server.port}` });
   const prefix = world.h.prefix;
   await admin.acl('SETUSER', 'arena', 'resetkeys', `~${prefix}:*`, 'resetchannels', `&${prefix}:*`);
-  expect(await admin.acl('DRYRUN', 'arena', 'PUBLISH', 'elsewhere', 'x')).toMatch(/no permissions/);
+  expect(await admin.acl('DRYRUN', 'arena', 'SPUBLISH', 'elsewhere', 'x')).toMatch(/no permissions/);
   admin.disconnect();
 });
 afterAll(async () => {

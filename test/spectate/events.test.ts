@@ -388,7 +388,7 @@ describe('GET /v1/matches/{id}/events', () => {
           plies,
         });
       await h.redis.xadd(keys.matchEvents(id), '*', 'type', 'finished', 'data', finish(4));
-      await h.redis.publish(keys.streamAppends, keys.matchEvents(id));
+      await h.redis.spublish(keys.streamAppends, keys.matchEvents(id));
       const told = await untilFinished(stream);
       expect(told.map((event) => event.event)).toEqual(['state', 'finished']);
       expect(schemaProblems(told[0]!)).toEqual([]);
@@ -397,7 +397,7 @@ describe('GET /v1/matches/{id}/events', () => {
       const caughtUp = await spectate(other);
       expect((await caughtUp.next()).event).toBe('state');
       await h.redis.xadd(keys.matchEvents(other), '*', 'type', 'finished', 'data', finish(0));
-      await h.redis.publish(keys.streamAppends, keys.matchEvents(other));
+      await h.redis.spublish(keys.streamAppends, keys.matchEvents(other));
       expect((await untilFinished(caughtUp)).map((event) => event.event)).toEqual(['finished']);
     });
   });

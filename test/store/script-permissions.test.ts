@@ -73,12 +73,12 @@ type Keys = ReturnType<typeof scriptsAs>['keys'];
 async function firstHeard(keys: Keys, run: () => Promise<unknown>): Promise<string> {
   const listener = new Redis(server.url);
   connections.push(listener);
-  await listener.subscribe(keys.channel);
+  await listener.ssubscribe(keys.channel);
   const heard = new Promise<string>((resolve) =>
-    listener.once('message', (_channel, message) => resolve(message)),
+    listener.once('smessage', (_channel, message) => resolve(message)),
   );
   await run().catch(() => {});
-  await admin.publish(keys.channel, 'nothing before');
+  await admin.spublish(keys.channel, 'nothing before');
   return heard;
 }
 
@@ -156,7 +156,7 @@ const scripts = {
       new GuardedWrites()
         .guard(s.keys.match, 'status', 'running')
         .write('HSET', s.keys.match, 'status', 'finished')
-        .write('PUBLISH', s.keys.channel, s.keys.events)
+        .write('SPUBLISH', s.keys.channel, s.keys.events)
         .run(s.guardedWrites),
     written: async (keys: Keys) => [await admin.hget(keys.match, 'status')],
     whole: ['finished'],

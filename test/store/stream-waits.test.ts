@@ -60,9 +60,9 @@ function streamWaits(
     waits,
     name,
     /** How many connections listen on the channel. */
-    listeners: async () => (await redis.pubsub('NUMSUB', channel))[1],
+    listeners: async () => (await redis.pubsub('SHARDNUMSUB', channel))[1],
     async append(key: string, value: string): Promise<string> {
-      const [[, id]] = (await redis.multi().xadd(key, '*', 'n', value).publish(channel, key).exec()) as [
+      const [[, id]] = (await redis.multi().xadd(key, '*', 'n', value).spublish(channel, key).exec()) as [
         [null, string],
       ];
       return id;
