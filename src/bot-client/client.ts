@@ -244,14 +244,16 @@ export class BotClient {
       }
       const { target } = parsed;
       // Bytes once, for both the signature and the socket (undici would encode a string again).
-      const payload = request.stateBody ?? Buffer.from(JSON.stringify(request.state));
-      const dispatch = this.#dispatch(
-        target,
-        request.webhookSecret,
-        payload,
-        request.state.matchId,
-        request.state.ply,
-      );
+      const dispatch =
+        'state' in request
+          ? this.#dispatch(
+              target,
+              request.webhookSecret,
+              Buffer.from(JSON.stringify(request.state)),
+              request.state.matchId,
+              request.state.ply,
+            )
+          : this.#dispatch(target, request.webhookSecret, request.body, request.matchId, request.ply);
       return this.#send(dispatch, target.href, request.timeoutMs, request.signal, start, judge);
     } catch (error) {
       return Promise.reject(error);

@@ -3,14 +3,21 @@ import type { FaultCause } from '../model/faults.ts';
 import type { Clock, RandomBytes } from '../support/clock.ts';
 
 /** One turn's call to a push bot. */
-export interface BotCallRequest {
+export type BotCallRequest = BotCallTarget &
+  (
+    | { readonly state: BotState }
+    /**
+     * A state's JSON as UTF-8 bytes, sent as they are (so they must be a `BotState`'s), with its
+     * match and ply for the call's headers: the runner writes them without building the state.
+     */
+    | { readonly body: Buffer; readonly matchId: string; readonly ply: number }
+  );
+
+interface BotCallTarget {
   /** The bot's registered URL; anything but http and https is refused. */
   readonly url: string;
   /** The bot's Standard Webhooks secret (`whsec_…`); `null` sends the call unsigned. */
   readonly webhookSecret: string | null;
-  readonly state: BotState;
-  /** `state`'s JSON as UTF-8 bytes, when the caller has them: sent as they are, so they must be exactly that. */
-  readonly stateBody?: Buffer;
   /** The whole time the bot has: connect, request, and the response body, as the arena measures it. */
   readonly timeoutMs: number;
   /**

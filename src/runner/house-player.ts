@@ -13,8 +13,9 @@ import type { Player } from './player.ts';
 export function housePlayer(engine: string, random: Random, now: () => number): Player {
   const choose = houseChooser(engine, random) ?? houseChooser('greedy', random)!;
   return {
-    move: async ({ state }) => {
+    move: async (request) => {
       const started = now();
+      const state = request.state();
       // A Reversi state is a house chooser's `Turn`; the solo game has choosers of its own.
       const action =
         state.game === SOLO_GAME_ID ? chooseSoloAction(engine, state, random) : choose(state as Turn);

@@ -4,9 +4,14 @@ import type { LiveTurn } from '../model/live-events.ts';
 import type { Color, MatchRecord, MoveRecord } from '../model/records.ts';
 
 export interface MoveRequest {
-  readonly state: BotState;
-  /** `state`'s JSON as UTF-8 bytes, when the caller has them (the runner keeps a match's history so). */
-  readonly stateBody?: Buffer;
+  readonly matchId: string;
+  /** The ply asked for, and the side that plays it. */
+  readonly ply: number;
+  readonly you: Color;
+  /** The state the side's bot sees, made when called (a push bot is sent `body()` alone). */
+  state(): BotState;
+  /** `state()`'s JSON as UTF-8 bytes, written from the parts of the match that change little. */
+  body(): Buffer;
   /** The whole time the bot has for this move: its limit plus what is left of its overage bank. */
   readonly timeoutMs: number;
   /** Aborted when the worker shuts down mid-match. */

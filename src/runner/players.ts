@@ -12,14 +12,15 @@ export function playersFor(client: BotClient, pull: (botId: string) => Player): 
     const url = bot.url;
     if (url === null) return pull(bot.id);
     return {
-      move: ({ state, stateBody, timeoutMs, signal }) =>
+      move: (request) =>
         client.callBot({
           url,
           webhookSecret: bot.webhookSecret,
-          state,
-          ...(stateBody === undefined ? {} : { stateBody }),
-          timeoutMs,
-          signal,
+          body: request.body(),
+          matchId: request.matchId,
+          ply: request.ply,
+          timeoutMs: request.timeoutMs,
+          signal: request.signal,
         }),
     };
   };

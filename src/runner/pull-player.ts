@@ -23,7 +23,9 @@ export class PullPlayer implements Player {
     },
   ) {}
 
-  async move({ state, timeoutMs, signal, deadline: fixed, match: held }: MoveRequest): Promise<PlayerAnswer> {
+  async move(request: MoveRequest): Promise<PlayerAnswer> {
+    const { timeoutMs, signal, deadline: fixed, match: held } = request;
+    const state = request.state();
     const { pull, clock } = this.deps;
     const started = performance.now();
     // The runner's deadline when it set one (what spectators see); the time is still counted from

@@ -24,7 +24,7 @@ import {
   type RatingRule,
 } from '../model/records.ts';
 import { overageSpent, ReplayError, type ReplayedGame, replay } from '../model/replay.ts';
-import { botState, botStateBody, type TurnContext, WireHistory } from '../protocol/state.ts';
+import { botState, StateWriter, type TurnContext, WireHistory } from '../protocol/state.ts';
 import { CorruptRecordError } from '../store/match-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';
@@ -51,6 +51,11 @@ export interface MatchRunnerDeps {
   readonly pace?: () => Promise<void>;
 }
 
+/** What a run sends its bots: the history they see, and each side's state writer. */
+interface RunWire {
+  readonly history: WireHistory;
+  readonly writers: Record<Color, StateWriter>;
+}
 /** A match's game and the options its rules name: what every ply is played under. */
 interface Ruleset {
   readonly game: AnyGame;
@@ -189,6 +194,11 @@ export class MatchRunner {
   ): Promise<RunEnd | 'resync'> {
     const recorder = new MoveRecorder(this.deps.stores.matches, match.id);
     const history = new WireHistory(moves);
+    // Each side's state, its parts that a run does not change serialized once.
+    const writers: Record<Color, StateWriter> = {
+      black: new StateWriter(match, 'black', bots.white.rating),
+      white: new StateWriter(match, 'white', bots.black.rating),
+    };
     const players = { black: this.deps.playerFor(bots.black), white: this.deps.playerFor(bots.white) };
     const clocks = { banks: game.banks, lastLatency: game.lastLatency };
     let { position } = game;
@@ -214,7 +224,7 @@ export class MatchRunner {
           player,
           bots,
           moves,
-          history,
+          { history, writers },
           position,
           clocks,
           signal,
@@ -259,7 +269,7 @@ export class MatchRunner {
     player: Player,
     bots: Record<Color, BotRecord>,
     moves: readonly MoveRecord[],
-    history: WireHistory,
+    wire: RunWire,
     position: unknown,
     clocks: Pick<ReplayedGame, 'banks' | 'lastLatency'>,
     signal: AbortSignal,
@@ -286,9 +296,9 @@ export class MatchRunner {
         remainingOverageMs: clocks.banks[color],
         lastLatencyMs: clocks.lastLatency[color],
         opponentRating: bots[otherSide(color)].rating,
-        history,
+        history: wire.history,
       };
-      answer = await this.ask(player, turn, history, { timeoutMs, signal, deadline, run, bots });
+      answer = await this.ask(player, turn, color, wire, { timeoutMs, signal, deadline, run, bots });
     } catch (error) {
       // A player told to stop may answer by throwing (the bot client rethrows the abort).
       if (signal.aborted) return { kind: 'interrupted' };
@@ -324,14 +334,16 @@ export class MatchRunner {
   }
 
   /**
-   * Asks `player` for its move with the state it sees. Not async itself: the state and its bytes go
-   * with the request and are let go once it is sent, rather than held in the turn's suspended frame
-   * through the bot's think time, where each young-generation collection copied them again.
+   * Asks `player` for its move with the state it sees, made as the player needs it (a push bot is
+   * sent its bytes alone). Not async itself: the state and its bytes go with the request and are
+   * let go once it is sent, rather than held in the turn's suspended frame through the bot's think
+   * time, where each young-generation collection copied them again.
    */
   private ask(
     player: Player,
     turn: TurnContext,
-    history: WireHistory,
+    you: Color,
+    { history, writers }: RunWire,
     asked: {
       timeoutMs: number;
       signal: AbortSignal;
@@ -341,12 +353,13 @@ export class MatchRunner {
     },
   ): Promise<PlayerAnswer> {
     const { timeoutMs, signal, deadline, run, bots } = asked;
-    const state = botState(turn);
-    const stateBody = botStateBody(state, history);
     const ratings = { black: bots.black.rating, white: bots.white.rating };
     return player.move({
-      state,
-      stateBody,
+      matchId: turn.match.id,
+      ply: turn.moves.length + 1,
+      you,
+      state: () => botState(turn),
+      body: () => writers[you].body(turn, history),
       timeoutMs,
       signal,
       ...(deadline === null ? {} : { deadline }),

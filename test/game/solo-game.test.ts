@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gameFor, SOLO_GAME_ID, solo, useSoloLayouts } from '../../src/game/index.ts';
 import type { MatchRecord, MoveRecord } from '../../src/model/records.ts';
 import { replay } from '../../src/model/replay.ts';
-import { botState } from '../../src/protocol/state.ts';
+import { botState, StateWriter, WireHistory } from '../../src/protocol/state.ts';
 import { decodeMoves, encodeMove } from '../../src/redis/move-codec.ts';
 import type { SoloState } from '../../src/reversi/solo.ts';
 import { squareName } from '../../src/reversi/squares.ts';
@@ -41,9 +41,12 @@ function randomGame(layout: number, seed: number) {
   const random = seededRandom(seed);
   let position = game.initialState(options) as SoloState;
   const moves: MoveRecord[] = [];
-  const turns: { position: SoloState; state: ReturnType<typeof botState> }[] = [];
+  const turns: { position: SoloState; state: ReturnType<typeof botState>; body: string }[] = [];
+  // What the runner sends a push bot: the state written from its parts around the kept history.
+  const writer = new StateWriter(match, 'black', 1500);
+  const history = new WireHistory();
   while (!game.isOver(position)) {
-    const state = botState({
+    const turn = {
       match,
       moves,
       position,
@@ -51,8 +54,9 @@ function randomGame(layout: number, seed: number) {
       remainingOverageMs: 0,
       lastLatencyMs: null,
       opponentRating: 1500,
-    });
-    turns.push({ position, state });
+    };
+    const state = botState(turn);
+    turns.push({ position, state, body: writer.body({ ...turn, history }, history).toString('utf8') });
     const actions = state.legalActions!;
     const action = actions[Math.floor(random() * actions.length)]!;
     const applied = game.apply(position, action, options);
@@ -65,6 +69,7 @@ function randomGame(layout: number, seed: number) {
       flips: applied.flips,
       latencyMs: moves.length,
     });
+    history.push(moves.at(-1)!);
     position = applied.state as SoloState;
   }
   return { match, game, options, moves, turns, position };
@@ -110,6 +115,13 @@ describe('the solo game behind the seam', () => {
     for (const { state } of turns) {
       expect(state.legalMoves).toEqual([...new Set(state.legalActions!.map((a) => a.action))]);
       expect(state.you).toBe('black');
+    }
+  });
+
+  it('is sent to a push bot as its state, byte for byte (tokens, score and coloured actions too)', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      for (const { state, body } of randomGame(seed * 31, seed).turns)
+        expect(body).toBe(JSON.stringify(state));
     }
   });
 

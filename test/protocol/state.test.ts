@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BotState } from '../../src/contract/index.ts';
+import { gameFor } from '../../src/game/index.ts';
 import type { MatchRecord, MoveRecord } from '../../src/model/records.ts';
 import { replay } from '../../src/model/replay.ts';
 import { matchState } from '../../src/protocol/match-state.ts';
-import { botState, botStateBody, WireHistory } from '../../src/protocol/state.ts';
+import { botState, StateWriter, type TurnContext, WireHistory } from '../../src/protocol/state.ts';
+import { seededRandom } from '../../src/support/random.ts';
 
 /**
  * The JSON bots receive is pinned by golden files: a change to the wire shape shows up here as a
@@ -110,7 +112,7 @@ describe('the state served to a pull bot', () => {
   });
 });
 
-describe('the state’s JSON written around the kept history (WireHistory, botStateBody)', () => {
+describe('the state’s JSON written from its parts around the kept history (StateWriter, WireHistory)', () => {
   const withDirections: MoveRecord[] = [
     { ply: 1, player: 'white', square: 'e3', direction: 's', flips: ['e4'], latencyMs: 12 },
     { ply: 2, player: 'black', square: 'pass', flips: [], latencyMs: 0 },
@@ -149,11 +151,88 @@ describe('the state’s JSON written around the kept history (WireHistory, botSt
     };
     const kept = botState({ ...turn, history });
     expect(kept).toEqual(botState(turn));
-    const body = botStateBody(kept, history);
+    const body = new StateWriter(turn.match, 'white', 1500.5).body({ ...turn, history }, history);
     expect(body.equals(Buffer.from(JSON.stringify(botState(turn))))).toBe(true);
     expect(body.toString('utf8')).toBe(JSON.stringify(botState(turn)));
     // A state handed out keeps its history when the match's goes on.
     history.push({ ply: played.length + 1, player: 'black', square: 'f5', flips: [], latencyMs: 1 });
     expect(kept.history).toHaveLength(played.length);
+  });
+
+  /** Every turn of a random game from the start, each state as the runner writes it beside botState's. */
+  function compareWholeGame(record: MatchRecord, seed: number): number {
+    const game = gameFor(record.game);
+    const options = game.options(record.rules);
+    const random = seededRandom(seed);
+    const history = new WireHistory();
+    const writers = {
+      black: new StateWriter(record, 'black', 1480),
+      white: new StateWriter(record, 'white', 1520),
+    };
+    const played: MoveRecord[] = [];
+    let position = game.initialState(options);
+    let compared = 0;
+    while (!game.isOver(position)) {
+      const you = game.toMove(position);
+      if (game.mustPass(position)) {
+        played.push({ ply: played.length + 1, player: you, square: 'pass', flips: [], latencyMs: 0 });
+        history.push(played.at(-1)!);
+        position = game.pass(position);
+        continue;
+      }
+      const turn: TurnContext = {
+        match: record,
+        moves: played,
+        position,
+        timeLimitMs: record.rules.timeLimitMs,
+        remainingOverageMs: 5000 - played.length * 37,
+        lastLatencyMs: played.length < 2 ? null : played.length * 3,
+        opponentRating: you === 'black' ? 1520 : 1480,
+      };
+      const expected = JSON.stringify(botState(turn));
+      expect(writers[you].body({ ...turn, history }, history).toString('utf8')).toBe(expected);
+      compared++;
+      const actions = game.legalActions(position);
+      const action = actions[Math.floor(random() * actions.length)]!;
+      const applied = game.apply(position, { action }, options);
+      if (!applied.ok) throw new Error(applied.message);
+      played.push({
+        ply: played.length + 1,
+        player: you,
+        square: action,
+        flips: applied.flips,
+        latencyMs: 4,
+      });
+      history.push(played.at(-1)!);
+      position = applied.state;
+    }
+    return compared;
+  }
+
+  it.each([
+    ['white first (the arena’s rules)', 'white'],
+    ['black first (tournament Othello)', 'black'],
+  ] as const)('writes every turn of whole games as botState does: %s', (_name, firstPlayer) => {
+    const record: MatchRecord = { ...match, rules: { ...match.rules, firstPlayer } };
+    let compared = 0;
+    for (let seed = 1; seed <= 5; seed++) compared += compareWholeGame(record, seed);
+    expect(compared).toBeGreaterThan(200);
+  });
+
+  it('writes the opponent’s rating the turn gives, and refuses the other side’s state', () => {
+    const position = replay(match.rules, []).position;
+    const turn: TurnContext = {
+      match,
+      moves: [],
+      position,
+      timeLimitMs: 1000,
+      remainingOverageMs: 5000,
+      lastLatencyMs: null,
+      opponentRating: 1500,
+    };
+    const history = new WireHistory();
+    const writer = new StateWriter(match, 'white', 1400);
+    expect(JSON.parse(writer.body(turn, history).toString('utf8'))).toEqual(botState(turn));
+    expect(() => new StateWriter(match, 'black', 1500).body(turn, history)).toThrow(/other side/);
   });
 });
