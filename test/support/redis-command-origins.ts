@@ -5,7 +5,8 @@ import { Cluster, Pipeline, Redis } from 'ioredis';
  * command still in flight when a connection closes with one "Connection is closed." error whose
  * stack is its own, so a run that reports one unhandled says nothing of who sent the command and
  * let it go (seen in 2 of 9 CI runs, in pull.test.ts, once in the Sentinel project; not reproduced
- * alone). ioredis' `showFriendlyErrorStack` does this for the connections it is set on, by an Error
+ * alone; then it named the finish's read of a run pull.test.ts never awaited, now played out).
+ * ioredis' `showFriendlyErrorStack` does this for the connections it is set on, by an Error
  * made with each command: too dear for the whole suite, so this runs in the topology projects only
  * (vitest.config.ts), once per fork, as the files of a fork share it.
  */
