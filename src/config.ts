@@ -659,6 +659,19 @@ export type Config = DeepReadonly<z.output<typeof configSchema>>;
 export class ConfigError extends StartupError {}
 
 /**
+ * The BullMQ prefix of an arena whose keys are under `prefix`: the queue's keys never collide with
+ * the arena's. On a cluster, where `prefix` is a hash tag (`{arena}`), the queue takes a tag of its
+ * own (`{arena-queue}`), as BullMQ's docs ask: its keys, and the scripts BullMQ runs for every job,
+ * lie in another slot than the arena's, on another primary wherever the slots' split puts the two
+ * apart (for the default prefix, with an even three-way split). No script of the arena's touches
+ * the queue's keys and its own together.
+ */
+export function bullPrefix(prefix: string): string {
+  const tag = /^\{(.+)\}$/.exec(prefix);
+  return tag === null ? `${prefix}:bull` : `{${tag[1]}-queue}`;
+}
+
+/**
  * Parses the arena's configuration from environment variables, once, at start-up. Nothing else in
  * the code base reads `process.env`.
  *

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { bullPrefix } from '../config.ts';
 import { endWithin } from '../connections/close-within.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 
@@ -27,10 +28,8 @@ export interface MatchQueue {
 
 export const MATCH_QUEUE_NAME = 'matches';
 
-/** The BullMQ prefix: the arena's own keys and the queue's never collide. */
-export function bullPrefix(prefix: string): string {
-  return `${prefix}:bull`;
-}
+/** Where BullMQ's keys lie: see config.ts. */
+export { bullPrefix };
 
 /**
  * How many completed and failed jobs the queue keeps (the same for the queue's jobs and the

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { bullPrefix } from '../config.ts';
 import { primariesOf, type RedisClient } from '../connections/redis-connection.ts';
 
 /**
@@ -21,9 +22,19 @@ export async function* scanBatches(
 }
 
 /**
- * Deletes every key under `<prefix>:` (a test's, a benchmark's or a simulation's throwaway
- * namespace), scanning in batches so a large namespace never blocks Redis.
+ * The patterns of every key an arena under `prefix` writes: its own, and its queue's where the
+ * queue has a hash tag of its own (on a cluster: see `bullPrefix`).
+ */
+export function arenaKeyPatterns(prefix: string): string[] {
+  const queue = bullPrefix(prefix);
+  return queue.startsWith(`${prefix}:`) ? [`${prefix}:*`] : [`${prefix}:*`, `${queue}:*`];
+}
+
+/**
+ * Deletes every key of the arena under `prefix` (a test's, a benchmark's or a simulation's
+ * throwaway namespace), scanning in batches so a large namespace never blocks Redis.
  */
 export async function deleteKeysUnder(redis: RedisClient, prefix: string): Promise<void> {
-  for await (const { server, keys } of scanBatches(redis, `${prefix}:*`)) await server.unlink(...keys);
+  for (const pattern of arenaKeyPatterns(prefix))
+    for await (const { server, keys } of scanBatches(redis, pattern)) await server.unlink(...keys);
 }

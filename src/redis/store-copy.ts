@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
+import { bullPrefix } from '../config.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
-import { scanBatches } from './maintenance.ts';
+import { arenaKeyPatterns, scanBatches } from './maintenance.ts';
 
 /** Where a copy stands, kept in the target so that a copy cut short resumes where it stopped. */
 export interface CopyProgress {
@@ -52,14 +53,19 @@ export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
       `${progressKey} records a copy of the prefix ${saved.sourcePrefix}, not of ${sourcePrefix}`,
     );
   if (saved.cursor === 'done') return { copied: Number(saved.copied), started: 'already done' };
-  if (saved.cursor === undefined && (await holdsKeys(target, `${targetPrefix}:*`)))
+  if (saved.cursor === undefined && (await holdsArenaKeys(target, targetPrefix)))
     throw new StoreCopyRefused(
       `the target already holds keys under ${targetPrefix}: (an arena has run there); not copying over them`,
     );
   const started = saved.cursor === undefined ? 'afresh' : 'resumed';
   let cursor = saved.cursor ?? '0';
   let copied = Number(saved.copied ?? 0);
-  const renamed = (key: string) => `${targetPrefix}${key.slice(sourcePrefix.length)}`;
+  // The queue's keys go under the target's queue prefix, a hash tag of its own on a cluster.
+  const [sourceQueue, targetQueue] = [bullPrefix(sourcePrefix), bullPrefix(targetPrefix)];
+  const renamed = (key: string) =>
+    key.startsWith(`${sourceQueue}:`)
+      ? `${targetQueue}${key.slice(sourceQueue.length)}`
+      : `${targetPrefix}${key.slice(sourcePrefix.length)}`;
   do {
     const [next, keys] = await source.scan(cursor, 'MATCH', `${sourcePrefix}:*`, 'COUNT', batch);
     copied += await copyKeys(source, target, keys, renamed);
@@ -97,7 +103,8 @@ async function copyKeys(
   return writes.length;
 }
 
-async function holdsKeys(redis: RedisClient, pattern: string): Promise<boolean> {
-  for await (const _ of scanBatches(redis, pattern)) return true;
+async function holdsArenaKeys(redis: RedisClient, prefix: string): Promise<boolean> {
+  for (const pattern of arenaKeyPatterns(prefix))
+    for await (const _ of scanBatches(redis, pattern)) return true;
   return false;
 }
