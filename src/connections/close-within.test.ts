@@ -1,5 +1,6 @@
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { endWithin } from './close-within.ts';
+import { endWithin, quitWithin } from './close-within.ts';
 
 describe('endWithin', () => {
   it('waits for an end that comes in time, and drops nothing', async () => {
@@ -26,5 +27,21 @@ describe('endWithin', () => {
     expect(ended).toBe(false);
     await Promise.resolve();
     expect(dropped).toBe(1);
+  });
+});
+
+describe('quitWithin', () => {
+  it('drops a connection that cannot send its QUIT (no offline queue, Redis away), and resolves', async () => {
+    const client = new Redis({
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
+    client.on('error', () => {});
+    await expect(quitWithin(client, 1000)).resolves.toBeUndefined();
+    // Dropped: the connection ends (rather than retrying, or waiting for a QUIT never sent).
+    if (client.status !== 'end') await new Promise((ended) => client.once('end', ended));
+    expect(client.status).toBe('end');
   });
 });

@@ -28,10 +28,13 @@ export async function endWithin(
 /** How long a connection's QUIT may take before the connection is dropped. */
 const QUIT_MS = 2000;
 
-/** Quits a Redis connection (single or cluster), or drops it when the QUIT does not come back in time. */
+/**
+ * Quits a Redis connection (single or cluster), or drops it when the QUIT does not come back in
+ * time, or cannot be sent (a connection without an offline queue while Redis is away refuses it).
+ */
 export async function quitWithin(client: RedisClient, ms = QUIT_MS): Promise<void> {
   await endWithin(
-    () => client.quit(),
+    () => client.quit().catch(() => client.disconnect()),
     () => client.disconnect(),
     ms,
   );
