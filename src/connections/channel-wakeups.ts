@@ -129,7 +129,6 @@ export class ChannelWakeups {
     for (let attempt = 0; this.#subscriber === subscriber && this.#channels.size > 0; attempt++) {
       const channels = [...this.#channels.keys()];
       const confirmed = Promise.all(channels.map((channel) => subscriber.ssubscribe(channel)));
-      confirmed.catch(() => {});
       if (
         await Promise.race([
           confirmed.then(

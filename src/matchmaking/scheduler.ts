@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { sweepIdleGuests } from '../arena/guests.ts';
 import { ARENA_OPENINGS, type MatchService } from '../arena/matches.ts';
 import type { EventsTick, ScheduledEvents } from '../arena/scheduled-events.ts';
-import type { Config } from '../config.ts';
+import { bullPrefix, type Config } from '../config.ts';
 import { closeWithin } from '../connections/close-within.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 import {
@@ -15,7 +15,6 @@ import { ConflictError } from '../model/errors.ts';
 import { operatorMarks } from '../model/operator-marks.ts';
 import { isPausedAt } from '../model/pause.ts';
 import { inSlowPool, type MatchRecord } from '../model/records.ts';
-import { bullPrefix } from '../queue/match-queue.ts';
 import type { BotEventStore } from '../store/pull-store.ts';
 import type { Stores } from '../store/store.ts';
 import type { Clock } from '../support/clock.ts';

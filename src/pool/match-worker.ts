@@ -1,11 +1,11 @@
 import { type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
+import { bullPrefix } from '../config.ts';
 import { closeWithin } from '../connections/close-within.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 import { listenToBullWorker, type RedisOutageLog } from '../connections/redis-connection.ts';
 import { abortedResult, queueClassOf } from '../model/records.ts';
 import {
-  bullPrefix,
   COMPLETED_JOBS_KEPT,
   EXPIRE_CHALLENGE_JOB,
   FAILED_JOBS_KEPT,

@@ -46,7 +46,7 @@ function historyItem(move: MoveRecord): HistoryItem {
  *
  * @example
  * const history = new WireHistory(moves);
- * const body = new StateWriter(match, 'black', 1500).body({ ...turn, history }, history);
+ * const body = new StateWriter(match, 'black').body({ ...turn, history }, history);
  */
 export class WireHistory {
   readonly #items: HistoryItem[] = [];
@@ -102,7 +102,7 @@ export class WireHistory {
  * a busy worker's time per move (18 µs at ply 30, against about 4 µs so: docs/scale.md).
  *
  * @example
- * const writer = new StateWriter(match, 'black', opponentRating);
+ * const writer = new StateWriter(match, 'black');
  * const body = writer.body(turn, history); // Buffer.from(JSON.stringify(botState(turn))), byte for byte
  */
 export class StateWriter {
@@ -111,35 +111,34 @@ export class StateWriter {
   readonly #you: Color;
   readonly #head: string;
   readonly #rules: string;
-  #opponentRating: number;
-  #opponent: string;
+  /** The opponent as the last turn's rating showed it (a rating is the turn's: see TurnContext). */
+  #opponentRating: number | undefined;
+  #opponent = '';
 
   constructor(
     private readonly match: MatchRecord,
     you: Color,
-    opponentRating: number,
   ) {
     this.#game = gameFor(match.game);
     this.#options = this.#game.options(match.rules);
     this.#you = you;
     this.#head = JSON.stringify({ matchId: match.id, game: this.#game.id, you }).slice(0, -1);
     this.#rules = JSON.stringify(rulesView(match));
-    this.#opponentRating = opponentRating;
-    this.#opponent = JSON.stringify(opponentView(match, you, opponentRating));
   }
 
   /** The state of `turn` (whose `you` must be this writer's side), its history copied from `history`. */
   body(turn: TurnContext, history: WireHistory): Buffer {
     const game = this.#game;
     const { position } = turn;
-    if ((turn.you ?? game.toMove(position)) !== this.#you) {
+    const toMove = game.toMove(position);
+    if ((turn.you ?? toMove) !== this.#you) {
       throw new Error(`a state writer for ${this.#you} was asked for the other side's state`);
     }
     if (turn.opponentRating !== this.#opponentRating) {
       this.#opponentRating = turn.opponentRating;
       this.#opponent = JSON.stringify(opponentView(this.match, this.#you, turn.opponentRating));
     }
-    const legalMoves = this.#you === game.toMove(position) ? game.legalActions(position) : [];
+    const legalMoves = this.#you === toMove ? game.legalActions(position) : [];
     const shown = game.shownState
       ? JSON.stringify(game.shownState(position, this.#options)).slice(1, -1)
       : '';

@@ -28,9 +28,6 @@ export interface MatchQueue {
 
 export const MATCH_QUEUE_NAME = 'matches';
 
-/** Where BullMQ's keys lie: see config.ts. */
-export { bullPrefix };
-
 /**
  * How many completed and failed jobs the queue keeps (the same for the queue's jobs and the
  * workers'): enough to look at recent ones and for `QueueEvents` waiters to find theirs, a bounded

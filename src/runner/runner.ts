@@ -234,8 +234,8 @@ export class MatchRunner {
     const history = new WireHistory(moves);
     // Each side's state, its parts that a run does not change serialized once.
     const writers: Record<Color, StateWriter> = {
-      black: new StateWriter(match, 'black', bots.white.rating),
-      white: new StateWriter(match, 'white', bots.black.rating),
+      black: new StateWriter(match, 'black'),
+      white: new StateWriter(match, 'white'),
     };
     const players = { black: this.deps.playerFor(bots.black), white: this.deps.playerFor(bots.white) };
     const clocks = { banks: game.banks, lastLatency: game.lastLatency };

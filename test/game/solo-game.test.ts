@@ -43,7 +43,7 @@ function randomGame(layout: number, seed: number) {
   const moves: MoveRecord[] = [];
   const turns: { position: SoloState; state: ReturnType<typeof botState>; body: string }[] = [];
   // What the runner sends a push bot: the state written from its parts around the kept history.
-  const writer = new StateWriter(match, 'black', 1500);
+  const writer = new StateWriter(match, 'black');
   const history = new WireHistory();
   while (!game.isOver(position)) {
     const turn = {

@@ -151,7 +151,7 @@ describe('the state’s JSON written from its parts around the kept history (Sta
     };
     const kept = botState({ ...turn, history });
     expect(kept).toEqual(botState(turn));
-    const body = new StateWriter(turn.match, 'white', 1500.5).body({ ...turn, history }, history);
+    const body = new StateWriter(turn.match, 'white').body({ ...turn, history }, history);
     expect(body.equals(Buffer.from(JSON.stringify(botState(turn))))).toBe(true);
     expect(body.toString('utf8')).toBe(JSON.stringify(botState(turn)));
     // A state handed out keeps its history when the match's goes on.
@@ -166,8 +166,8 @@ describe('the state’s JSON written from its parts around the kept history (Sta
     const random = seededRandom(seed);
     const history = new WireHistory();
     const writers = {
-      black: new StateWriter(record, 'black', 1480),
-      white: new StateWriter(record, 'white', 1520),
+      black: new StateWriter(record, 'black'),
+      white: new StateWriter(record, 'white'),
     };
     const played: MoveRecord[] = [];
     let position = game.initialState(options);
@@ -231,8 +231,11 @@ describe('the state’s JSON written from its parts around the kept history (Sta
       opponentRating: 1500,
     };
     const history = new WireHistory();
-    const writer = new StateWriter(match, 'white', 1400);
+    const writer = new StateWriter(match, 'white');
     expect(JSON.parse(writer.body(turn, history).toString('utf8'))).toEqual(botState(turn));
-    expect(() => new StateWriter(match, 'black', 1500).body(turn, history)).toThrow(/other side/);
+    // A later turn with another rating (the opponent's changed between runs' reads) shows it.
+    const rerated = { ...turn, opponentRating: 1400 };
+    expect(JSON.parse(writer.body(rerated, history).toString('utf8'))).toEqual(botState(rerated));
+    expect(() => new StateWriter(match, 'black').body(turn, history)).toThrow(/other side/);
   });
 });

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bullPrefix } from '../../src/config.ts';
 import { SCHEDULE_QUEUE_NAME } from '../../src/matchmaking/scheduler.ts';
 import type { MatchRecord } from '../../src/model/records.ts';
-import { bullPrefix } from '../../src/queue/match-queue.ts';
 import { registerBot } from '../support/api.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { type LoopbackBot, playsFirstLegal, startLoopbackBot } from '../support/loopback-bot.ts';

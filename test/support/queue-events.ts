@@ -1,6 +1,7 @@
 import { QueueEvents } from 'bullmq';
+import { bullPrefix } from '../../src/config.ts';
 import { duplicateClient } from '../../src/connections/redis-connection.ts';
-import { bullPrefix, MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
+import { MATCH_QUEUE_NAME } from '../../src/queue/match-queue.ts';
 import type { Harness } from './harness.ts';
 
 /**
