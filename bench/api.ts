@@ -14,12 +14,12 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { processCpuMicros } from './process-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -52,30 +52,14 @@ async function startServer(kind: 'real' | 'bare'): Promise<Started> {
   return { child, info: JSON.parse(line) };
 }
 
-/**
- * Microseconds of CPU a process has used (user and system, from /proc on Linux), or NaN where there
- * is no /proc: the server's own cost per request, which the load generator on the same cores does
- * not blur as it blurs the request rate.
- */
-function cpuMicros(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks.
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
-const CLOCK_TICKS = 100;
-
 async function load(
   url: string,
   server: ChildProcess,
 ): Promise<{ rps: number; errors: number; non2xx: number; p99: number; cpuUs: number }> {
-  const cpuBefore = cpuMicros(server.pid);
+  const cpuBefore = processCpuMicros(server.pid);
   const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
   return {
-    cpuUs: (cpuMicros(server.pid) - cpuBefore) / result.requests.total,
+    cpuUs: (processCpuMicros(server.pid) - cpuBefore) / result.requests.total,
     rps: result.requests.average,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,

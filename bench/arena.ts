@@ -6,7 +6,9 @@
  * time excluded), and, in the same run, the raw request rate of the same bots called by the same
  * client without the arena. Each of the R rounds plays the arena, then replays its requests raw; a
  * shared machine's speed drifts from second to second, so the summary is the median round, and the
- * CPU this process spent per move and per raw request shows where the difference goes.
+ * CPU each process (this one, the bots', Redis) spent per move and per raw request shows where the
+ * difference goes (each run is bound by the one thread that drives it: see `ratioFromCpu`).
+ * The last line is the summary as JSON.
  * Needs Redis at REDIS_URL; works under a throwaway key prefix.
  */
 
@@ -15,13 +17,14 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { pino } from 'pino';
 import { BotService } from '../src/arena/bots.ts';
 import { BotClient } from '../src/bot-client/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { createRedis } from '../src/connections/redis-connection.ts';
+import { createRedis, type RedisClient } from '../src/connections/redis-connection.ts';
 import type { BotState } from '../src/contract/index.ts';
 import { gameFor } from '../src/game/index.ts';
 import { eloRule } from '../src/model/rating-rule.ts';
@@ -36,6 +39,7 @@ import { MatchRunner } from '../src/runner/runner.ts';
 import { systemClock } from '../src/support/clock.ts';
 import { secureRandomBytes } from '../src/support/random.ts';
 import { benchMatchService, benchWorker } from './bench-worker.ts';
+import { processCpuMicros, redisCpuMicros } from './process-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -59,7 +63,7 @@ const config = loadConfig({
 const logger = pino({ level: 'warn' });
 
 /** Starts the two instant bots in a child process and returns their URLs. */
-async function instantBots(): Promise<{ urls: [string, string]; stop: () => void }> {
+async function instantBots(): Promise<{ urls: [string, string]; pid: number | undefined; stop: () => void }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', fileURLToPath(new URL('./instant-bots.ts', import.meta.url))],
@@ -68,7 +72,7 @@ async function instantBots(): Promise<{ urls: [string, string]; stop: () => void
     },
   );
   const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
-  return { urls: JSON.parse(line) as [string, string], stop: () => child.kill() };
+  return { urls: JSON.parse(line) as [string, string], pid: child.pid, stop: () => child.kill() };
 }
 
 /** Profiles this process's CPU until `stopInto` writes the profile (open it in Chrome DevTools). */
@@ -92,6 +96,88 @@ function cpuSince(start: NodeJS.CpuUsage): number {
   const { user, system } = process.cpuUsage(start);
   return user + system;
 }
+
+/** The CPU every process of a phase used: this one, the bots' and Redis' (µs), and the wall time (s). */
+interface PhaseCost {
+  readonly seconds: number;
+  readonly cpuUs: number;
+  readonly botsCpuUs: number;
+  readonly redisCpuUs: number;
+}
+
+/** Measures `phase`: its wall time and the CPU this process, the bots' process and Redis spent in it. */
+async function measured<T>(
+  redis: RedisClient,
+  botsPid: number | undefined,
+  phase: () => Promise<T>,
+): Promise<PhaseCost & { value: T }> {
+  const [bots, server] = [processCpuMicros(botsPid), await redisCpuMicros(redis)];
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const value = await phase();
+  const seconds = (performance.now() - started) / 1000;
+  const cpuUs = cpuSince(cpu);
+  return {
+    value,
+    seconds,
+    cpuUs,
+    botsCpuUs: processCpuMicros(botsPid) - bots,
+    redisCpuUs: (await redisCpuMicros(redis)) - server,
+  };
+}
+
+/** CPU per move (or per request), in µs: this process, the bots' process, Redis. */
+interface CpuPerItem {
+  readonly self: number;
+  readonly bots: number;
+  readonly redis: number;
+}
+
+interface RoundResult {
+  readonly matchRate: number;
+  readonly moveRate: number;
+  readonly rawRate: number;
+  readonly ratio: number;
+  readonly arenaCpu: CpuPerItem;
+  readonly rawCpu: CpuPerItem;
+  /** The cores every process kept busy, on average over the phase. */
+  readonly arenaBusy: number;
+  readonly rawBusy: number;
+}
+
+const cores = availableParallelism();
+
+function perItem(cost: PhaseCost, items: number): CpuPerItem {
+  return { self: cost.cpuUs / items, bots: cost.botsCpuUs / items, redis: cost.redisCpuUs / items };
+}
+
+function busy(cost: PhaseCost): number {
+  return (cost.cpuUs + cost.botsCpuUs + cost.redisCpuUs) / 1e6 / cost.seconds;
+}
+
+function roundResult(arena: PhaseCost, moves: number, raw: PhaseCost, requests: number): RoundResult {
+  const moveRate = moves / arena.seconds;
+  const rawRate = requests / raw.seconds;
+  return {
+    matchRate: matchCount / arena.seconds,
+    moveRate,
+    rawRate,
+    ratio: moveRate / rawRate,
+    arenaCpu: perItem(arena, moves),
+    rawCpu: perItem(raw, requests),
+    arenaBusy: busy(arena),
+    rawBusy: busy(raw),
+  };
+}
+
+function costLine({ self, bots, redis }: CpuPerItem): string {
+  return `this process ${self.toFixed(0)}, bots ${bots.toFixed(0)}, Redis ${redis.toFixed(0)}`;
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const mapValues = <T extends object>(object: T, f: (x: number) => number) =>
+  Object.fromEntries(Object.entries(object).map(([k, v]) => [k, f(v as number)]));
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -146,12 +232,7 @@ async function main(): Promise<void> {
   });
 
   /** Plays `matchCount` queued matches through the worker; the clock runs from the queue's resume. */
-  async function arenaRound(): Promise<{
-    seconds: number;
-    cpuUs: number;
-    ids: string[];
-    overheads: number[];
-  }> {
+  async function arenaRound(): Promise<PhaseCost & { ids: string[]; overheads: number[] }> {
     await queue.queue.pause();
     const ids: string[] = [];
     for (let i = 0; i < matchCount; i++) {
@@ -166,16 +247,11 @@ async function main(): Promise<void> {
     const done = new Promise<void>((resolve) => {
       onCompleted = () => completed === target && resolve();
     });
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    await queue.queue.resume();
-    await done;
-    return {
-      seconds: (performance.now() - started) / 1000,
-      cpuUs: cpuSince(cpu),
-      ids,
-      overheads: [...overheads],
-    };
+    const cost = await measured(redis, instant.pid, async () => {
+      await queue.queue.resume();
+      await done;
+    });
+    return { ...cost, ids, overheads: [...overheads] };
   }
 
   const byId = new Map([
@@ -187,7 +263,7 @@ async function main(): Promise<void> {
    * records before the clock starts, sent to the bot whose turn it was, by the same client with the
    * same concurrency. Returns requests per second.
    */
-  async function rawRound(ids: readonly string[]): Promise<{ rate: number; cpuUsPerRequest: number }> {
+  async function rawRound(ids: readonly string[]): Promise<PhaseCost & { requests: number }> {
     const requests: { url: string; secret: string | null; state: BotState }[] = [];
     for (const id of ids) {
       const match = (await stores.matches.getMatch(id))!;
@@ -211,34 +287,24 @@ async function main(): Promise<void> {
         requests.push({ url: target.url, secret: target.secret, state });
       }
     }
-    const started = performance.now();
-    const cpu = process.cpuUsage();
     let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        for (let i = next++; i < requests.length; i = next++) {
-          const { url, secret, state } = requests[i]!;
-          const outcome = await client.callBot({ url, webhookSecret: secret, state, timeoutMs: 5000 });
-          if (!outcome.ok) throw new Error(outcome.fault.message);
-        }
-      }),
+    const cost = await measured(redis, instant.pid, () =>
+      Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          for (let i = next++; i < requests.length; i = next++) {
+            const { url, secret, state } = requests[i]!;
+            const outcome = await client.callBot({ url, webhookSecret: secret, state, timeoutMs: 5000 });
+            if (!outcome.ok) throw new Error(outcome.fault.message);
+          }
+        }),
+      ),
     );
-    return {
-      rate: requests.length / ((performance.now() - started) / 1000),
-      cpuUsPerRequest: cpuSince(cpu) / requests.length,
-    };
+    return { ...cost, requests: requests.length };
   }
 
   // Rounds alternate the arena and the raw run, so both see the same state of a shared machine;
   // the summary is the median round. Round 0 warms up (JIT, connection pools) and is not counted.
-  const results: {
-    matchRate: number;
-    moveRate: number;
-    rawRate: number;
-    ratio: number;
-    arenaCpu: number;
-    rawCpu: number;
-  }[] = [];
+  const results: RoundResult[] = [];
   const allOverheads: number[] = [];
   console.log(`${rounds} rounds of ${matchCount} matches, ${concurrency} at a time`);
   for (let round = 0; round <= rounds; round++) {
@@ -247,41 +313,69 @@ async function main(): Promise<void> {
     await profiler?.stopInto(values.profile!);
     const raw = await rawRound(arena.ids);
     if (round === 0) continue;
-    const moveRate = arena.overheads.length / arena.seconds;
     allOverheads.push(...arena.overheads);
-    const result = {
-      matchRate: matchCount / arena.seconds,
-      moveRate,
-      rawRate: raw.rate,
-      ratio: moveRate / raw.rate,
-      arenaCpu: arena.cpuUs / arena.overheads.length,
-      rawCpu: raw.cpuUsPerRequest,
-    };
+    const result = roundResult(arena, arena.overheads.length, raw, raw.requests);
     results.push(result);
     console.log(
-      `round ${round}: ${result.matchRate.toFixed(1)} matches/s, ${moveRate.toFixed(0)} moves/s, ${result.arenaCpu.toFixed(0)} µs CPU/move; raw ${raw.rate.toFixed(0)} requests/s, ${raw.cpuUsPerRequest.toFixed(0)} µs CPU/request; arena/raw ${(100 * result.ratio).toFixed(1)}%`,
+      `round ${round}: ${result.matchRate.toFixed(1)} matches/s, ${result.moveRate.toFixed(0)} moves/s; raw ${result.rawRate.toFixed(0)} requests/s; arena/raw ${(100 * result.ratio).toFixed(1)}%; CPU µs per move ${costLine(result.arenaCpu)}, per raw request ${costLine(result.rawCpu)}`,
     );
   }
   await worker.close(1000);
 
-  const median = (pick: (r: (typeof results)[number]) => number) => {
+  const median = (pick: (r: RoundResult) => number) => {
     const sorted = results.map(pick).sort((x, y) => x - y);
     return sorted[Math.floor(sorted.length / 2)]!;
   };
+  const perMove = (pick: (cpu: CpuPerItem) => number) => median((r) => pick(r.arenaCpu));
+  const perRequest = (pick: (cpu: CpuPerItem) => number) => median((r) => pick(r.rawCpu));
+  const arenaCpu = {
+    self: perMove((c) => c.self),
+    bots: perMove((c) => c.bots),
+    redis: perMove((c) => c.redis),
+  };
+  const rawCpu = {
+    self: perRequest((c) => c.self),
+    bots: perRequest((c) => c.bots),
+    redis: perRequest((c) => c.redis),
+  };
+  // Neither run keeps every core busy (`coresBusy`): each is bound by the one thread that drives
+  // it, the worker's or the raw client's, whose CPU per move then sets the rate. Their ratio is
+  // what the CPU predicts, and the raw client's cost over the target is what a move may cost the
+  // worker's thread for the arena to reach 80% of the raw rate.
   const sorted = allOverheads.sort((x, y) => x - y);
+  const summary = {
+    bench: 'arena',
+    matches: matchCount,
+    concurrency,
+    rounds,
+    matchesPerSecond: round1(median((r) => r.matchRate)),
+    movesPerSecond: Math.round(median((r) => r.moveRate)),
+    rawRequestsPerSecond: Math.round(median((r) => r.rawRate)),
+    ratio: round3(median((r) => r.ratio)),
+    cpuUsPerMove: mapValues(arenaCpu, round1),
+    cpuUsPerRawRequest: mapValues(rawCpu, round1),
+    ratioFromCpu: round3(rawCpu.self / arenaCpu.self),
+    cpuUsPerMoveFor80: round1(rawCpu.self / 0.8),
+    coresBusy: { arena: round3(median((r) => r.arenaBusy)), raw: round3(median((r) => r.rawBusy)) },
+    overheadMs: { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) },
+  };
   console.log(`medians over ${rounds} rounds:`);
-  console.log(`  matches per second: ${median((r) => r.matchRate).toFixed(1)}`);
-  console.log(`  arena moves per second: ${median((r) => r.moveRate).toFixed(0)}`);
+  console.log(`  matches per second: ${summary.matchesPerSecond}`);
+  console.log(`  arena moves per second: ${summary.movesPerSecond}`);
   console.log(
-    `  raw bot requests per second (same bots, same client, no arena): ${median((r) => r.rawRate).toFixed(0)}`,
+    `  raw bot requests per second (same bots, same client, no arena): ${summary.rawRequestsPerSecond}`,
   );
-  console.log(`  arena rate / raw rate: ${(100 * median((r) => r.ratio)).toFixed(1)}%`);
+  console.log(`  arena rate / raw rate: ${(100 * summary.ratio).toFixed(1)}%`);
+  console.log(`  CPU per arena move (µs): ${costLine(arenaCpu)}`);
+  console.log(`  CPU per raw request (µs): ${costLine(rawCpu)}`);
   console.log(
-    `  this process's CPU: ${median((r) => r.arenaCpu).toFixed(0)} µs per arena move, ${median((r) => r.rawCpu).toFixed(0)} µs per raw request`,
+    `  cores busy: ${summary.coresBusy.arena} of ${cores} in the arena, ${summary.coresBusy.raw} raw; the ratio this process's CPU predicts: ${(100 * summary.ratioFromCpu).toFixed(1)}%`,
   );
+  console.log(`  for 80% of the raw rate a move may cost this process ${summary.cpuUsPerMoveFor80} µs`);
   console.log(
     `arena overhead per move (bot time excluded), all counted rounds: p50 ${quantile(sorted, 0.5).toFixed(3)} ms, p99 ${quantile(sorted, 0.99).toFixed(3)} ms`,
   );
+  console.log(JSON.stringify(summary));
 
   await client.close();
   instant.stop();
