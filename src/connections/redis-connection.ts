@@ -1,5 +1,5 @@
 import keySlot from 'cluster-key-slot';
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions, SentinelConnector } from 'ioredis';
 import type { ClusterTarget, RedisTarget } from '../config.ts';
 import { StartupError } from '../support/startup-error.ts';
 
@@ -53,6 +53,32 @@ export function createRedis(
     ...extra,
   });
 }
+
+/**
+ * ioredis' failover detector (`failoverDetector: true`, above) keeps a subscriber on each sentinel,
+ * made with no 'error' listener: while a sentinel was down, every connection printed "[ioredis]
+ * Unhandled error event" to stderr, outside the log, each time it connected again (and once a
+ * minute after). Those errors change nothing: the connection still hears of a failover through the
+ * other sentinels, and asks them for the primary. So they are dropped, as ioredis drops the errors
+ * of its own lookups through the sentinels (`SentinelConnector#resolve`).
+ */
+function quietFailoverDetectors(): void {
+  const prototype = SentinelConnector.prototype as unknown as {
+    connectToSentinel?: (this: unknown, ...args: unknown[]) => Redis;
+    [quieted]?: true;
+  };
+  const connect = prototype.connectToSentinel;
+  if (typeof connect !== 'function' || prototype[quieted]) return;
+  prototype[quieted] = true;
+  prototype.connectToSentinel = function (this: unknown, ...args: unknown[]): Redis {
+    const sentinel = connect.apply(this, args);
+    if (sentinel.listenerCount('error') === 0) sentinel.on('error', ignoreError);
+    return sentinel;
+  };
+}
+const quieted = Symbol.for('reversi-arena.quiet-failover-detectors');
+function ignoreError(): void {}
+quietFailoverDetectors();
 
 /**
  * A cluster client: each node's connection takes the role's options, and the client itself the

@@ -119,6 +119,11 @@ export class SentinelSet {
     return this.#servers.kill(this.primaryPort);
   }
 
+  /** Kills sentinel `index` (of `sentinelPorts`) with kill -9: a sentinel's machine gone. */
+  killSentinel(index: number): Promise<void> {
+    return this.#servers.kill(this.sentinelPorts[index]!);
+  }
+
   stop(): Promise<void> {
     return this.#servers.stop();
   }
