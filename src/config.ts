@@ -667,8 +667,24 @@ export class ConfigError extends StartupError {}
  * the queue's keys and its own together.
  */
 export function bullPrefix(prefix: string): string {
+  return tagBeside(prefix, 'queue') ?? `${prefix}:bull`;
+}
+
+/**
+ * The prefix of the rate limits' counters of an arena under `prefix` (src/redis/keys.ts `rateLimit`
+ * puts them under `<this>:rate:`): the arena's own on one server; on a cluster a hash tag of their
+ * own (`{arena-rate}`), as the queue has. Every API request counts in them, and one counter per
+ * client address is kept for a window: they need not load the arena's primary, and no script
+ * touches them and the arena's keys together.
+ */
+export function rateLimitPrefix(prefix: string): string {
+  return tagBeside(prefix, 'rate') ?? prefix;
+}
+
+/** For a prefix that is a hash tag (`{arena}`, on a cluster), the tag `{arena-<name>}`; else undefined. */
+function tagBeside(prefix: string, name: string): string | undefined {
   const tag = /^\{(.+)\}$/.exec(prefix);
-  return tag === null ? `${prefix}:bull` : `{${tag[1]}-queue}`;
+  return tag === null ? undefined : `{${tag[1]}-${name}}`;
 }
 
 /**

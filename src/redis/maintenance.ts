@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { bullPrefix } from '../config.ts';
+import { bullPrefix, rateLimitPrefix } from '../config.ts';
 import { primariesOf, type RedisClient } from '../connections/redis-connection.ts';
 
 /**
@@ -22,12 +22,14 @@ export async function* scanBatches(
 }
 
 /**
- * The patterns of every key an arena under `prefix` writes: its own, and its queue's where the
- * queue has a hash tag of its own (on a cluster: see `bullPrefix`).
+ * The patterns of every key an arena under `prefix` writes: its own, and its queue's and rate
+ * limits' where those have hash tags of their own (on a cluster: see `bullPrefix`, `rateLimitPrefix`).
  */
 export function arenaKeyPatterns(prefix: string): string[] {
-  const queue = bullPrefix(prefix);
-  return queue.startsWith(`${prefix}:`) ? [`${prefix}:*`] : [`${prefix}:*`, `${queue}:*`];
+  const apart = [bullPrefix(prefix), rateLimitPrefix(prefix)].filter(
+    (other) => other !== prefix && !other.startsWith(`${prefix}:`),
+  );
+  return [`${prefix}:*`, ...apart.map((other) => `${other}:*`)];
 }
 
 /**

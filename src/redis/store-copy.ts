@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { bullPrefix } from '../config.ts';
+import { bullPrefix, rateLimitPrefix } from '../config.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 import { arenaKeyPatterns, scanBatches } from './maintenance.ts';
 
@@ -60,12 +60,17 @@ export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
   const started = saved.cursor === undefined ? 'afresh' : 'resumed';
   let cursor = saved.cursor ?? '0';
   let copied = Number(saved.copied ?? 0);
-  // The queue's keys go under the target's queue prefix, a hash tag of its own on a cluster.
-  const [sourceQueue, targetQueue] = [bullPrefix(sourcePrefix), bullPrefix(targetPrefix)];
-  const renamed = (key: string) =>
-    key.startsWith(`${sourceQueue}:`)
-      ? `${targetQueue}${key.slice(sourceQueue.length)}`
-      : `${targetPrefix}${key.slice(sourcePrefix.length)}`;
+  // The queue's and the rate limits' keys go under the target's prefixes for them, hash tags of
+  // their own on a cluster; the rest under the target's prefix.
+  const spaces: [from: string, to: string][] = [
+    [bullPrefix(sourcePrefix), bullPrefix(targetPrefix)],
+    [`${rateLimitPrefix(sourcePrefix)}:rate`, `${rateLimitPrefix(targetPrefix)}:rate`],
+    [sourcePrefix, targetPrefix],
+  ];
+  const renamed = (key: string) => {
+    const [from, to] = spaces.find(([from]) => key.startsWith(`${from}:`))!;
+    return `${to}${key.slice(from.length)}`;
+  };
   do {
     const [next, keys] = await source.scan(cursor, 'MATCH', `${sourcePrefix}:*`, 'COUNT', batch);
     copied += await copyKeys(source, target, keys, renamed);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ensureHouseBots } from '../arena/house-bots.ts';
 import { BotClient } from '../bot-client/index.ts';
-import type { Config } from '../config.ts';
+import { type Config, rateLimitPrefix } from '../config.ts';
 import { quitWithin } from '../connections/close-within.ts';
 import {
   connected,
@@ -87,7 +87,21 @@ export async function startApi(
     allowPrivateAddresses: config.allowPrivateBotUrls,
     dnsServers: config.botDnsServers,
   });
-  const rateLimitStores = redisRateLimitStores(redis, config.redis.prefix);
+  // On a cluster the rate limits' counters lie under a hash tag of their own, sent on a connection
+  // of their own: ioredis' auto-pipelining groups a script call by its first argument, which for
+  // their scripts is not a key, and would mix their slot's commands with the arena's in one
+  // pipeline, which a cluster refuses (docs/cluster.md).
+  const rateRedis =
+    rateLimitPrefix(config.redis.prefix) === config.redis.prefix
+      ? redis
+      : outages.watch(duplicateClient(redis, { connectionName: 'reversi-arena-api-rate' }));
+  if (rateRedis !== redis)
+    await connected(rateRedis).catch((error: unknown) => {
+      redis.disconnect();
+      queueRedis.disconnect();
+      throw error;
+    });
+  const rateLimitStores = redisRateLimitStores(rateRedis, rateLimitPrefix(config.redis.prefix));
   const clientOrigin = clientOriginHasher(await stores.clientOriginKey(secureRandomBytes));
   await loadSoloLayouts(config.soloSecret, () => stores.soloLayoutKey(secureRandomBytes));
   const app = createApp({
@@ -121,6 +135,7 @@ export async function startApi(
       await rateLimitStores.shutdown().catch(() => {});
       await stores.close();
       await quitWithin(queueRedis);
+      if (rateRedis !== redis) await quitWithin(rateRedis);
       await quitWithin(redis);
     },
   };

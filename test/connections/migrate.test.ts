@@ -135,10 +135,16 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
       const keys = await scanKeys(oldRedis, 'arena:*');
       const resumed = await copyStore(copy);
       expect(resumed.started).toBe('resumed');
-      // The queue's keys under its own hash tag (bullPrefix), the arena's under the prefix's.
+      // The queue's keys and the rate limits' under their own hash tags (bullPrefix,
+      // rateLimitPrefix), the arena's under the prefix's.
       const renamed = (key: string) =>
-        key.startsWith('arena:bull:') ? `{resumed-queue}${key.slice(10)}` : `{resumed}${key.slice(5)}`;
+        key.startsWith('arena:bull:')
+          ? `{resumed-queue}${key.slice('arena:bull'.length)}`
+          : key.startsWith('arena:rate:')
+            ? `{resumed-rate}${key.slice('arena'.length)}`
+            : `{resumed}${key.slice('arena'.length)}`;
       expect(keys.some((key) => key.startsWith('arena:bull:'))).toBe(true);
+      expect(keys.some((key) => key.startsWith('arena:rate:'))).toBe(true);
       const copiedKeys = (await Promise.all(keys.map((key) => target.exists(renamed(key))))).filter(
         (n) => n === 1,
       );
