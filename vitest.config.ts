@@ -18,6 +18,7 @@ const TOPOLOGY_FILES = [
   'test/fair-play/challenges.test.ts',
   'test/tournaments/round-robin.test.ts',
   'test/ratings/ratings.test.ts',
+  'test/accounts/sessions.test.ts',
 ];
 
 export default defineConfig({

@@ -681,6 +681,17 @@ export function rateLimitPrefix(prefix: string): string {
   return tagBeside(prefix, 'rate') ?? prefix;
 }
 
+/**
+ * The prefix of the keys of signing in (sessions, passkeys, WebAuthn ceremonies, OpenID subjects,
+ * and each account's sets of them: src/redis/keys.ts `isSignInKey`) of an arena under `prefix`:
+ * the arena's own on one server; on a cluster a hash tag of their own (`{arena-sign-in}`). Only the
+ * sign-in store writes them, and never with another key of the arena's; a browser's session is
+ * read on each of its requests.
+ */
+export function signInPrefix(prefix: string): string {
+  return tagBeside(prefix, 'sign-in') ?? prefix;
+}
+
 /** For a prefix that is a hash tag (`{arena}`, on a cluster), the tag `{arena-<name>}`; else undefined. */
 function tagBeside(prefix: string, name: string): string | undefined {
   const tag = /^\{(.+)\}$/.exec(prefix);

@@ -171,6 +171,16 @@ const RATE_LIMITER_KEY: Record<RateLimiter, string> = {
  */
 export const BOT_EVENTS_KEPT = 100;
 
+/**
+ * Whether a key (what follows the prefix and its colon) is one of signing in's, which the sign-in
+ * store keeps under a prefix of their own on a cluster (config.ts `signInPrefix`): the keys
+ * `passkey`, `ceremony`, `session`, `oidcSubject`, `accountPasskeys`, `accountSessions` and
+ * `accountSubjects` above make.
+ */
+export function isSignInKey(rest: string): boolean {
+  return /^(passkey|ceremony|session|oidc-subject):|^account:[^:]+:(passkeys|sessions|oidc)$/.test(rest);
+}
+
 /** The member a bot has in the by-name sets. */
 export function nameMember(name: string, id: string): string {
   return `${name.toLowerCase()} ${id}`;

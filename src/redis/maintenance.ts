@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { bullPrefix, rateLimitPrefix } from '../config.ts';
+import { bullPrefix, rateLimitPrefix, signInPrefix } from '../config.ts';
 import { primariesOf, type RedisClient } from '../connections/redis-connection.ts';
 
 /**
@@ -22,11 +22,12 @@ export async function* scanBatches(
 }
 
 /**
- * The patterns of every key an arena under `prefix` writes: its own, and its queue's and rate
- * limits' where those have hash tags of their own (on a cluster: see `bullPrefix`, `rateLimitPrefix`).
+ * The patterns of every key an arena under `prefix` writes: its own, and its queue's, rate limits'
+ * and sign-ins' where those have hash tags of their own (on a cluster: see `bullPrefix`,
+ * `rateLimitPrefix`, `signInPrefix`).
  */
 export function arenaKeyPatterns(prefix: string): string[] {
-  const apart = [bullPrefix(prefix), rateLimitPrefix(prefix)].filter(
+  const apart = [bullPrefix(prefix), rateLimitPrefix(prefix), signInPrefix(prefix)].filter(
     (other) => other !== prefix && !other.startsWith(`${prefix}:`),
   );
   return [`${prefix}:*`, ...apart.map((other) => `${other}:*`)];

@@ -1,3 +1,4 @@
+import { signInPrefix } from '../config.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
 import type { Stores } from '../store/store.ts';
 import type { RandomBytes } from '../support/clock.ts';
@@ -58,7 +59,7 @@ export function redisStores(
     soloLeague: new RedisSoloLeagueStore(redis, keys),
     tournaments: new RedisTournamentStore(redis, prefix),
     accounts: new RedisAccountStore(redis, prefix),
-    signIns: new RedisSignInStore(redis, prefix),
+    signIns: new RedisSignInStore(redis, signInPrefix(prefix)),
     locks: new RedisLockStore(redis, keys),
     health: new RedisHealth(redis),
     clientOriginKey: (random) => clientOriginKey(redis, keys, random),

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
-import { bullPrefix, rateLimitPrefix } from '../config.ts';
+import { bullPrefix, rateLimitPrefix, signInPrefix } from '../config.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
+import { isSignInKey } from './keys.ts';
 import { arenaKeyPatterns, scanBatches } from './maintenance.ts';
 
 /** Where a copy stands, kept in the target so that a copy cut short resumes where it stopped. */
@@ -60,16 +61,20 @@ export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
   const started = saved.cursor === undefined ? 'afresh' : 'resumed';
   let cursor = saved.cursor ?? '0';
   let copied = Number(saved.copied ?? 0);
-  // The queue's and the rate limits' keys go under the target's prefixes for them, hash tags of
-  // their own on a cluster; the rest under the target's prefix.
-  const spaces: [from: string, to: string][] = [
-    [bullPrefix(sourcePrefix), bullPrefix(targetPrefix)],
-    [`${rateLimitPrefix(sourcePrefix)}:rate`, `${rateLimitPrefix(targetPrefix)}:rate`],
-    [sourcePrefix, targetPrefix],
-  ];
+  // The queue's, the rate limits' and the sign-ins' keys go under the target's prefixes for them,
+  // hash tags of their own on a cluster; the rest under the target's prefix. The source is one
+  // server's: all but the queue's keys are under its prefix.
+  const sourceQueue = bullPrefix(sourcePrefix);
   const renamed = (key: string) => {
-    const [from, to] = spaces.find(([from]) => key.startsWith(`${from}:`))!;
-    return `${to}${key.slice(from.length)}`;
+    if (key.startsWith(`${sourceQueue}:`))
+      return `${bullPrefix(targetPrefix)}${key.slice(sourceQueue.length)}`;
+    const rest = key.slice(sourcePrefix.length + 1);
+    const to = rest.startsWith('rate:')
+      ? rateLimitPrefix(targetPrefix)
+      : isSignInKey(rest)
+        ? signInPrefix(targetPrefix)
+        : targetPrefix;
+    return `${to}:${rest}`;
   };
   do {
     const [next, keys] = await source.scan(cursor, 'MATCH', `${sourcePrefix}:*`, 'COUNT', batch);
@@ -80,6 +85,57 @@ export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
     await copy.onBatch?.({ cursor, copied });
   } while (cursor !== 'done');
   return { copied, started };
+}
+
+/** The hash, under an arena's prefix, of the moves `moveKeys` has done: name → when it ended. */
+export const movedKey = (prefix: string) => `${prefix}:moved`;
+
+/** A move of keys within one store, by `moveKeys`. */
+export interface KeyMove {
+  /** What it is called in `movedKey`, where its end is recorded. */
+  readonly name: string;
+  /** The keys it looks at (SCAN MATCH); `renamed` answers undefined for those it leaves. */
+  readonly pattern: string;
+  readonly renamed: (key: string) => string | undefined;
+}
+
+/**
+ * Moves keys to new names in the same store, with their values and times to live: what a new
+ * layout of the keys needs where an arena already runs (on a cluster, keys given a hash tag of
+ * their own). Each batch is copied, then its old keys removed. Safe to run again, and by several
+ * processes at once: a key already moved is not there to copy. Run once: its end is recorded under
+ * `prefix` (`movedKey`), and a run finds it there. Returns how many keys it moved.
+ */
+export async function moveKeys(redis: RedisClient, prefix: string, move: KeyMove): Promise<number> {
+  if ((await redis.hget(movedKey(prefix), move.name)) !== null) return 0;
+  let moved = 0;
+  for await (const { server, keys } of scanBatches(redis, move.pattern)) {
+    const mine = keys.filter((key) => move.renamed(key) !== undefined);
+    moved += await copyKeys(server, redis, mine, (key) => move.renamed(key)!);
+    if (mine.length === 0) continue;
+    const removal = server.pipeline();
+    for (const key of mine) removal.unlink(key);
+    await removal.exec();
+  }
+  await redis.hset(movedKey(prefix), move.name, new Date().toISOString());
+  return moved;
+}
+
+/**
+ * The move of an arena's sign-in keys (config.ts `signInPrefix`) from under its prefix to under
+ * their own, where the two differ (on a cluster: `{arena}` to `{arena-sign-in}`); none on one server.
+ */
+export function signInKeysMove(prefix: string): KeyMove | undefined {
+  const to = signInPrefix(prefix);
+  if (to === prefix) return undefined;
+  return {
+    name: 'sign-in keys under their own prefix',
+    pattern: `${prefix}:*`,
+    renamed: (key) => {
+      const rest = key.slice(prefix.length + 1);
+      return isSignInKey(rest) ? `${to}:${rest}` : undefined;
+    },
+  };
 }
 
 /** Copies `keys` (those still there) and returns how many. */

@@ -19,6 +19,7 @@ import { redisRateLimitStores } from '../redis/rate-limit-store.ts';
 import { RedisPullStore } from '../redis/redis-pull-store.ts';
 import { redisStores } from '../redis/redis-stores.ts';
 import { replicaWaitOf } from '../redis/replica-wait.ts';
+import { moveKeys, signInKeysMove } from '../redis/store-copy.ts';
 import { type Clock, systemClock } from '../support/clock.ts';
 import { secureRandomBytes } from '../support/random.ts';
 import { loadSoloLayouts } from '../support/solo-layout-key.ts';
@@ -61,6 +62,10 @@ export async function startApi(
     config.redis.prefix,
     redisErrorListener(outages, logger, 'match queue error'),
   );
+  // On a cluster, sign-ins kept under the arena's hash tag by an earlier version move under their own.
+  const signInMove = signInKeysMove(config.redis.prefix);
+  const movedSignIns = signInMove === undefined ? 0 : await moveKeys(redis, config.redis.prefix, signInMove);
+  if (movedSignIns > 0) logger.info({ keys: movedSignIns }, 'sign-ins: moved under their own hash tag');
   // Bots listed before the leaderboard kept their rated games apart get them counted, once.
   const backfilled = await stores.ratings.backfillLeaderboardGames();
   if (backfilled > 0) logger.info({ bots: backfilled }, 'leaderboard: rated games counted');

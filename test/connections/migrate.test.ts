@@ -5,9 +5,9 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, signInPrefix } from '../../src/config.ts';
 import { createRedis } from '../../src/connections/redis-connection.ts';
-import { copyStore, migrationKey } from '../../src/redis/store-copy.ts';
+import { copyStore, migrationKey, movedKey } from '../../src/redis/store-copy.ts';
 import { startWorkers } from '../../src/wiring/processes.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch, runnerFor } from '../support/arena.ts';
@@ -51,12 +51,15 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
   /** What the API answered on the old server, read again on the cluster. */
   let before: Record<string, unknown>;
   let source: Harness | undefined;
+  /** A browser's session cookie, signed in on the old server. */
+  let cookie: string;
 
   const views = async (h: Harness) => ({
     leaderboard: (await request(h.app).get('/v1/leaderboard')).body,
     finished: (await request(h.app).get(`/v1/matches/${finished}`)).body,
     bot: (await request(h.app).get(`/v1/bots/${players[0]!.id}`)).body,
     me: (await request(h.app).get('/v1/bots/me').set(bearer(players[1]!.token))).body,
+    session: (await request(h.app).get('/v1/session').set('cookie', cookie)).body,
   });
 
   beforeAll(async () => {
@@ -76,7 +79,11 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
     expect(await runner.play(finished, new AbortController().signal)).toBe('finished');
     await close();
     queued = await createMatch(source, players[1]!.id, players[0]!.id, { rated: true });
+    const account = (await request(source.app).post('/v1/accounts').send({ name: 'moving-owner' })).body;
+    const signedIn = await request(source.app).post('/v1/session').set(bearer(account.token));
+    cookie = (signedIn.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
     before = await views(source);
+    expect(before.session).toMatchObject({ account: { id: account.id } });
   }, 60_000);
   afterAll(async () => {
     await source?.close({ keepKeys: true });
@@ -117,6 +124,43 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
     }
   });
 
+  it('moves the sign-ins an arena kept under its own tag on the cluster under theirs, once, at start', async () => {
+    const earlier = await createHarness({ ...cluster.env, REDIS_PREFIX: 'retagged' });
+    const [tag, signInTag] = [earlier.prefix, signInPrefix(earlier.prefix)];
+    let cookie: string;
+    let accountId: string;
+    try {
+      const account = (await request(earlier.app).post('/v1/accounts').send({ name: 'retag-owner' })).body;
+      accountId = account.id;
+      const signedIn = await request(earlier.app).post('/v1/session').set(bearer(account.token));
+      cookie = (signedIn.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
+      // Back where the version before kept them, under the arena's tag, with no record of a move.
+      const r = earlier.redis;
+      const current = await scanKeys(r, `${signInTag}:*`);
+      expect(current.length).toBeGreaterThan(0);
+      for (const key of current) {
+        const [dump, ttl] = [await r.dumpBuffer(key), await r.pttl(key)];
+        await r.restore(`${tag}${key.slice(signInTag.length)}`, Math.max(ttl, 0), dump!, 'REPLACE');
+        await r.del(key);
+      }
+      await r.del(movedKey(tag));
+    } finally {
+      await earlier.close({ keepKeys: true });
+    }
+
+    const upgraded = await createHarness({ ...cluster.env, REDIS_PREFIX: 'retagged' });
+    try {
+      const session = await request(upgraded.app).get('/v1/session').set('cookie', cookie);
+      expect(session.body).toMatchObject({ account: { id: accountId } });
+      expect(await scanKeys(upgraded.redis, `${tag}:session:*`)).toEqual([]);
+      const [moved] = await scanKeys(upgraded.redis, `${signInTag}:session:*`);
+      expect(await upgraded.redis.pttl(moved!)).toBeGreaterThan(0);
+      expect(await upgraded.redis.hlen(movedKey(tag))).toBe(1);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
   it('resumes a copy cut short from its last batch, and ends with every key', async () => {
     const target = createRedis(loadConfig(cluster.env).redis.target, 'worker');
     try {
@@ -135,14 +179,16 @@ describe('npm run migrate, from one server to a cluster', { timeout: 120_000 }, 
       const keys = await scanKeys(oldRedis, 'arena:*');
       const resumed = await copyStore(copy);
       expect(resumed.started).toBe('resumed');
-      // The queue's keys and the rate limits' under their own hash tags (bullPrefix,
-      // rateLimitPrefix), the arena's under the prefix's.
+      // The queue's keys, the rate limits' and the sign-ins' under their own hash tags
+      // (bullPrefix, rateLimitPrefix, signInPrefix), the arena's under the prefix's.
       const renamed = (key: string) =>
         key.startsWith('arena:bull:')
           ? `{resumed-queue}${key.slice('arena:bull'.length)}`
           : key.startsWith('arena:rate:')
             ? `{resumed-rate}${key.slice('arena'.length)}`
-            : `{resumed}${key.slice('arena'.length)}`;
+            : /^arena:(session:|account:[^:]+:sessions$)/.test(key)
+              ? `{resumed-sign-in}${key.slice('arena'.length)}`
+              : `{resumed}${key.slice('arena'.length)}`;
       expect(keys.some((key) => key.startsWith('arena:bull:'))).toBe(true);
       expect(keys.some((key) => key.startsWith('arena:rate:'))).toBe(true);
       const copiedKeys = (await Promise.all(keys.map((key) => target.exists(renamed(key))))).filter(
