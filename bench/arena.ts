@@ -341,7 +341,7 @@ async function main(): Promise<void> {
   // Neither run keeps every core busy (`coresBusy`): each is bound by the one thread that drives
   // it, the worker's or the raw client's, whose CPU per move then sets the rate. Their ratio is
   // what the CPU predicts, and the raw client's cost over the target is what a move may cost the
-  // worker's thread for the arena to reach 80% of the raw rate.
+  // worker process for the arena to reach 80% of the raw rate.
   const sorted = allOverheads.sort((x, y) => x - y);
   const summary = {
     bench: 'arena',

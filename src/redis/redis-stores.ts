@@ -45,7 +45,11 @@ export interface RedisStores extends Stores {
 export function redisStores(
   redis: RedisClient,
   prefix: string,
-  options: { readonly replicaWait?: ReplicaWait } = {},
+  options: {
+    readonly replicaWait?: ReplicaWait;
+    /** The sign-in store's connection, where its keys have a hash tag of their own (config.ts `signInPrefix`). */
+    readonly signInRedis?: RedisClient;
+  } = {},
 ): RedisStores {
   const keys = storeKeys(prefix);
   const appends = new MoveAppends(redis, keys);
@@ -59,7 +63,7 @@ export function redisStores(
     soloLeague: new RedisSoloLeagueStore(redis, keys),
     tournaments: new RedisTournamentStore(redis, prefix),
     accounts: new RedisAccountStore(redis, prefix),
-    signIns: new RedisSignInStore(redis, signInPrefix(prefix)),
+    signIns: new RedisSignInStore(options.signInRedis ?? redis, signInPrefix(prefix)),
     locks: new RedisLockStore(redis, keys),
     health: new RedisHealth(redis),
     clientOriginKey: (random) => clientOriginKey(redis, keys, random),

@@ -1,6 +1,8 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { bullPrefix, rateLimitPrefix, signInPrefix } from '../config.ts';
 import type { RedisClient } from '../connections/redis-connection.ts';
+import type { LockStore } from '../store/lock-store.ts';
 import { isSignInKey } from './keys.ts';
 import { arenaKeyPatterns, scanBatches } from './maintenance.ts';
 
@@ -84,6 +86,10 @@ export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
     await target.hset(progressKey, { sourcePrefix, cursor, copied, ...doneAt });
     await copy.onBatch?.({ cursor, copied });
   } while (cursor !== 'done');
+  // Its keys were renamed on the way: a move at the API's start has nothing left to find.
+  const signIns = signInKeysMove(targetPrefix);
+  if (signIns !== undefined)
+    await target.hset(movedKey(targetPrefix), signIns.name, new Date().toISOString());
   return { copied, started };
 }
 
@@ -102,24 +108,49 @@ export interface KeyMove {
 /**
  * Moves keys to new names in the same store, with their values and times to live: what a new
  * layout of the keys needs where an arena already runs (on a cluster, keys given a hash tag of
- * their own). Each batch is copied, then its old keys removed. Safe to run again, and by several
- * processes at once: a key already moved is not there to copy. Run once: its end is recorded under
- * `prefix` (`movedKey`), and a run finds it there. Returns how many keys it moved.
+ * their own). Each batch is copied, then its old keys removed. One process moves at a time, under
+ * a lock: another's copy made earlier and written late would bring back a key deleted since (an
+ * ended session); the others wait for the move's end, recorded under `prefix` (`movedKey`), and a
+ * process that finds it there does nothing. A mover that dies leaves the lock to expire, and the
+ * next one moves again from the start (copies written twice are the same). Returns how many keys
+ * this call moved.
  */
-export async function moveKeys(redis: RedisClient, prefix: string, move: KeyMove): Promise<number> {
-  if ((await redis.hget(movedKey(prefix), move.name)) !== null) return 0;
-  let moved = 0;
-  for await (const { server, keys } of scanBatches(redis, move.pattern)) {
-    const mine = keys.filter((key) => move.renamed(key) !== undefined);
-    moved += await copyKeys(server, redis, mine, (key) => move.renamed(key)!);
-    if (mine.length === 0) continue;
-    const removal = server.pipeline();
-    for (const key of mine) removal.unlink(key);
-    await removal.exec();
+export async function moveKeys(
+  redis: RedisClient,
+  prefix: string,
+  move: KeyMove,
+  locks: LockStore,
+): Promise<number> {
+  const done = async () => (await redis.hget(movedKey(prefix), move.name)) !== null;
+  for (;;) {
+    if (await done()) return 0;
+    const release = await locks.tryLock(`move:${move.name}`, MOVE_LOCK_MS);
+    if (release === null) {
+      await setTimeout(MOVE_WAIT_MS);
+      continue;
+    }
+    try {
+      if (await done()) return 0;
+      let moved = 0;
+      for await (const { server, keys } of scanBatches(redis, move.pattern)) {
+        const mine = keys.filter((key) => move.renamed(key) !== undefined);
+        moved += await copyKeys(server, redis, mine, (key) => move.renamed(key)!);
+        if (mine.length === 0) continue;
+        const removal = server.pipeline();
+        for (const key of mine) removal.unlink(key);
+        await removal.exec();
+      }
+      await redis.hset(movedKey(prefix), move.name, new Date().toISOString());
+      return moved;
+    } finally {
+      await release();
+    }
   }
-  await redis.hset(movedKey(prefix), move.name, new Date().toISOString());
-  return moved;
 }
+/** Long enough for a pass over millions of keys; a dead mover's starting successors wait this long. */
+const MOVE_LOCK_MS = 120_000;
+/** How often a waiting process looks for the move's end. */
+const MOVE_WAIT_MS = 200;
 
 /**
  * The move of an arena's sign-in keys (config.ts `signInPrefix`) from under its prefix to under
@@ -129,7 +160,7 @@ export function signInKeysMove(prefix: string): KeyMove | undefined {
   const to = signInPrefix(prefix);
   if (to === prefix) return undefined;
   return {
-    name: 'sign-in keys under their own prefix',
+    name: 'sign-in-keys',
     pattern: `${prefix}:*`,
     renamed: (key) => {
       const rest = key.slice(prefix.length + 1);
