@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooser, runPullBot } from '../../examples/bots/index.ts';
+import { rateLimitPrefix } from '../../src/config.ts';
 import { storeKeys } from '../../src/redis/keys.ts';
 import { bearer, type RegisteredBot, registerBot } from '../support/api.ts';
 import { createMatch } from '../support/arena.ts';
@@ -81,7 +82,7 @@ describe('rate limits', () => {
   });
   afterAll(() => h.close());
 
-  const rateKeys = () => scanKeys(h.redis, `${h.prefix}:rate:*`);
+  const rateKeys = () => scanKeys(h.redis, `${rateLimitPrefix(h.prefix)}:rate:*`);
 
   it('count a request with an unknown token against its address, and create no key for the token', async () => {
     const statuses: number[] = [];

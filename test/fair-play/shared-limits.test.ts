@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimitPrefix } from '../../src/config.ts';
 import { startApi } from '../../src/wiring/api-process.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/private-redis.ts';
@@ -27,7 +28,7 @@ describe('two API processes on one Redis', () => {
   });
 
   const counterOf = async (address: string) => {
-    const keys = (await scanKeys(h.redis, `${h.prefix}:rate:*`)).filter((key) =>
+    const keys = (await scanKeys(h.redis, `${rateLimitPrefix(h.prefix)}:rate:*`)).filter((key) =>
       key.endsWith(`:a:${address}`),
     );
     return keys.length === 1 ? Number(await h.redis.get(keys[0]!)) : keys.length;

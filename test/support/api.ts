@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { rateLimitPrefix } from '../../src/config.ts';
+import { arenaKeyPatterns } from '../../src/redis/maintenance.ts';
 import type { Harness } from './harness.ts';
 import { ADMIN_TOKEN } from './harness.ts';
 import { scanKeys } from './redis-keys.ts';
@@ -29,8 +31,13 @@ export async function registerBot(
   };
 }
 
-/** All keys under the harness prefix but the rate limiter's: "nothing was written" checks compare these. */
+/**
+ * Every key of the harness's arena but the rate limiters' (those under its prefix, and on a cluster
+ * under the tags of its own key spaces: `arenaKeyPatterns`): "nothing was written" checks compare these.
+ */
 export async function storedKeys(h: Harness): Promise<string[]> {
-  const keys = await scanKeys(h.redis, `${h.prefix}:*`);
-  return keys.filter((key) => !key.startsWith(`${h.prefix}:rate:`));
+  const keys = (
+    await Promise.all(arenaKeyPatterns(h.prefix).map((pattern) => scanKeys(h.redis, pattern)))
+  ).flat();
+  return keys.filter((key) => !key.startsWith(`${rateLimitPrefix(h.prefix)}:rate:`)).sort();
 }

@@ -6,7 +6,7 @@ import { scanBatches } from '../../src/redis/maintenance.ts';
  * every test file (and any worker they run) shares while it walks the whole keyspace.
  *
  * @example
- * const rateKeys = await scanKeys(h.redis, `${h.prefix}:rate:*`);
+ * const rateKeys = await scanKeys(h.redis, `${rateLimitPrefix(h.prefix)}:rate:*`);
  */
 export async function scanKeys(redis: RedisClient, pattern: string): Promise<string[]> {
   // SCAN may return a key more than once while the keyspace is rehashed.
