@@ -326,18 +326,14 @@ async function main(): Promise<void> {
     const sorted = results.map(pick).sort((x, y) => x - y);
     return sorted[Math.floor(sorted.length / 2)]!;
   };
-  const perMove = (pick: (cpu: CpuPerItem) => number) => median((r) => pick(r.arenaCpu));
-  const perRequest = (pick: (cpu: CpuPerItem) => number) => median((r) => pick(r.rawCpu));
-  const arenaCpu = {
-    self: perMove((c) => c.self),
-    bots: perMove((c) => c.bots),
-    redis: perMove((c) => c.redis),
-  };
-  const rawCpu = {
-    self: perRequest((c) => c.self),
-    bots: perRequest((c) => c.bots),
-    redis: perRequest((c) => c.redis),
-  };
+  /** Each process's median over the rounds of the CPU `of` picks. */
+  const medianCpu = (of: (r: RoundResult) => CpuPerItem): CpuPerItem => ({
+    self: median((r) => of(r).self),
+    bots: median((r) => of(r).bots),
+    redis: median((r) => of(r).redis),
+  });
+  const arenaCpu = medianCpu((r) => r.arenaCpu);
+  const rawCpu = medianCpu((r) => r.rawCpu);
   // Neither run keeps every core busy (`coresBusy`): each is bound by the one thread that drives
   // it, the worker's or the raw client's, whose CPU per move then sets the rate. Their ratio is
   // what the CPU predicts, and the raw client's cost over the target is what a move may cost the

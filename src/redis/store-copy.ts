@@ -66,16 +66,12 @@ export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
   // The queue's, the rate limits' and the sign-ins' keys go under the target's prefixes for them,
   // hash tags of their own on a cluster; the rest under the target's prefix. The source is one
   // server's: all but the queue's keys are under its prefix.
-  const sourceQueue = bullPrefix(sourcePrefix);
+  const [sourceQueue, targetQueue] = [bullPrefix(sourcePrefix), bullPrefix(targetPrefix)];
+  const [targetRate, targetSignIn] = [rateLimitPrefix(targetPrefix), signInPrefix(targetPrefix)];
   const renamed = (key: string) => {
-    if (key.startsWith(`${sourceQueue}:`))
-      return `${bullPrefix(targetPrefix)}${key.slice(sourceQueue.length)}`;
+    if (key.startsWith(`${sourceQueue}:`)) return `${targetQueue}${key.slice(sourceQueue.length)}`;
     const rest = key.slice(sourcePrefix.length + 1);
-    const to = rest.startsWith('rate:')
-      ? rateLimitPrefix(targetPrefix)
-      : isSignInKey(rest)
-        ? signInPrefix(targetPrefix)
-        : targetPrefix;
+    const to = rest.startsWith('rate:') ? targetRate : isSignInKey(rest) ? targetSignIn : targetPrefix;
     return `${to}:${rest}`;
   };
   do {
@@ -88,13 +84,17 @@ export async function copyStore(copy: StoreCopy): Promise<CopyOutcome> {
   } while (cursor !== 'done');
   // Its keys were renamed on the way: a move at the API's start has nothing left to find.
   const signIns = signInKeysMove(targetPrefix);
-  if (signIns !== undefined)
-    await target.hset(movedKey(targetPrefix), signIns.name, new Date().toISOString());
+  if (signIns !== undefined) await recordMoved(target, targetPrefix, signIns);
   return { copied, started };
 }
 
 /** The hash, under an arena's prefix, of the moves `moveKeys` has done: name → when it ended. */
 export const movedKey = (prefix: string) => `${prefix}:moved`;
+
+/** Records `move` as done under `prefix`: `moveKeys` then finds nothing to do. */
+function recordMoved(redis: RedisClient, prefix: string, move: KeyMove): Promise<number> {
+  return redis.hset(movedKey(prefix), move.name, new Date().toISOString());
+}
 
 /** A move of keys within one store, by `moveKeys`. */
 export interface KeyMove {
@@ -133,14 +133,18 @@ export async function moveKeys(
       if (await done()) return 0;
       let moved = 0;
       for await (const { server, keys } of scanBatches(redis, move.pattern)) {
-        const mine = keys.filter((key) => move.renamed(key) !== undefined);
-        moved += await copyKeys(server, redis, mine, (key) => move.renamed(key)!);
-        if (mine.length === 0) continue;
+        const names = new Map<string, string>();
+        for (const key of keys) {
+          const name = move.renamed(key);
+          if (name !== undefined) names.set(key, name);
+        }
+        if (names.size === 0) continue;
+        moved += await copyKeys(server, redis, [...names.keys()], (key) => names.get(key)!);
         const removal = server.pipeline();
-        for (const key of mine) removal.unlink(key);
+        for (const key of names.keys()) removal.unlink(key);
         await removal.exec();
       }
-      await redis.hset(movedKey(prefix), move.name, new Date().toISOString());
+      await recordMoved(redis, prefix, move);
       return moved;
     } finally {
       await release();
